@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lam_access: dereferencing tagged pointers and passing them to syscalls
+ * (read/write/readv/writev/uname/futex/io_uring incl. fixed buffers, the
+ * mm syscalls on tagged addresses), with LAM_U57, LAM_U48 and without LAM.
+ * Expected results come from lam_expect.h (facts given by the runner).
+ */
+#include "lam_common.h"
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <linux/io_uring.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include "kselftest_harness.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+#define MPOL_DEFAULT	0
+#define MPOL_F_ADDR	(1 << 1)
+
+FIXTURE(lam) {
+	bool on;		/* LAM expected to be on (from the table) */
+	const struct lam_mode *mode;
+};
+
+FIXTURE_VARIANT(lam) {
+	bool enable;		/* call ARCH_ENABLE_TAGGED_ADDR */
+	unsigned long nbits;	/* its argument; also picks the tag layout */
+};
+
+/* without LAM enabled: tags in bits 62:57 and in bits 62:48 */
+FIXTURE_VARIANT_ADD(lam, off_u57tags) { .enable = false, .nbits = 6 };
+FIXTURE_VARIANT_ADD(lam, off_u48tags) { .enable = false, .nbits = 15 };
+FIXTURE_VARIANT_ADD(lam, u57) { .enable = true, .nbits = 6 };
+FIXTURE_VARIANT_ADD(lam, u48) { .enable = true, .nbits = 15 };
+
+FIXTURE_SETUP(lam)
+{
+	self->mode = lam_mode_of(variant->nbits);
+	self->on = false;
+}
+
+FIXTURE_TEARDOWN(lam) {}
+
+/* Enable LAM if the variant says so; check the result against the table */
+static void lam_go(struct __test_metadata *_metadata, FIXTURE_DATA(lam) *self,
+		   const FIXTURE_VARIANT(lam) *variant, bool high_mapped)
+{
+	unsigned long n = variant->nbits;
+	int want;
+
+	if (!variant->enable) {
+		self->on = false;
+		return;
+	}
+	want = exp_enable(n, LAM_FRESH, high_mapped);
+	EXPECT_EQ(want, lam_enable(n)) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu)", n);
+	self->on = (want == 0);
+	EXPECT_EQ(exp_mask_after(n, LAM_FRESH, high_mapped), lam_mask_now());
+}
+
+#define WANT_ACCESS(self)	((self)->on ? 0 : SIGSEGV)
+#define WANT_RC(self)		((self)->on ? 0 : -1)
+
+static const unsigned long tags[] = { 0 /* all ones */, 1, 0x2a, 0x5555 };
+#define NTAGS (sizeof(tags) / sizeof(tags[0]))
+
+/* ---- plain dereference ---- */
+
+TEST_F(lam, malloc_deref)
+{
+	char *buf;
+
+	lam_go(_metadata, self, variant, false);
+	buf = malloc(64);
+	ASSERT_NE(NULL, buf);
+	strcpy(buf, "USER POINTER");
+	for (unsigned int i = 0; i < NTAGS; i++) {
+		char *t = lam_tag(buf, self->mode, tags[i]);
+
+		EXPECT_EQ(WANT_ACCESS(self), lam_probe_strcpy(t, buf, "METADATA POINTER"))
+			TH_LOG("tagged %p", t);
+	}
+	free(buf);
+}
+
+static unsigned char global_buf[64];
+
+TEST_F(lam, global_and_stack_deref)
+{
+	volatile unsigned char stack_buf[64];
+
+	lam_go(_metadata, self, variant, false);
+	EXPECT_EQ(WANT_ACCESS(self),
+		  lam_probe_write(lam_tag(global_buf, self->mode, 0), global_buf, 0x5a));
+	EXPECT_EQ(WANT_ACCESS(self),
+		  lam_probe_write(lam_tag((void *)stack_buf, self->mode, 3), stack_buf, 0xa5));
+}
+
+TEST_F(lam, mmap_low)
+{
+	unsigned char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = mmap((void *)LOW_ADDR, PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	ASSERT_EQ((void *)LOW_ADDR, p);
+	EXPECT_EQ(WANT_ACCESS(self), lam_probe_write(lam_tag(p, self->mode, 0), p, 1));
+	EXPECT_EQ(0, munmap(p, PAGE_SZ));
+}
+
+/* seed: "First LAM, then high address" */
+TEST_F(lam, enable_then_mmap_high)
+{
+	bool u48_on, high;
+	unsigned char *p;
+
+	lam_go(_metadata, self, variant, false);
+	u48_on = self->on && variant->nbits > 6;
+	high = exp_high_map(u48_on);
+	p = mmap((void *)HIGH_ADDR, PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (!high) {
+		EXPECT_EQ(MAP_FAILED, p) TH_LOG("a fixed mapping above 47 bits must fail here");
+		return;
+	}
+	ASSERT_EQ((void *)HIGH_ADDR, p);
+	EXPECT_EQ(0, lam_probe_write(p, p, 7));
+	EXPECT_EQ(WANT_ACCESS(self), lam_probe_write(lam_tag(p, self->mode, 0), p, 9));
+}
+
+/* seed: "First mmap high address, then set LAM" */
+TEST_F(lam, mmap_high_then_enable)
+{
+	unsigned char *p;
+	char *buf;
+
+	p = mmap((void *)HIGH_ADDR, PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (exp_high_map(false)) {
+		ASSERT_EQ((void *)HIGH_ADDR, p);
+	} else {
+		ASSERT_EQ(MAP_FAILED, p);
+	}
+	lam_go(_metadata, self, variant, true);
+	if (p != MAP_FAILED)
+		EXPECT_EQ(WANT_ACCESS(self), lam_probe_write(lam_tag(p, self->mode, 0), p, 9));
+	buf = malloc(16);
+	ASSERT_NE(NULL, buf);
+	EXPECT_EQ(WANT_ACCESS(self), lam_probe_strcpy(lam_tag(buf, self->mode, 1), buf, "x"));
+}
+
+/* ---- pointers LAM must not accept, whatever the mode ---- */
+
+TEST_F(lam, bad_pointers_fault)
+{
+	static char buf[64];
+	char *bad63, *badout;
+	struct utsname *u;
+
+	lam_go(_metadata, self, variant, false);
+	bad63 = lam_set_bit(lam_tag(buf, self->mode, 1), 63);
+	badout = lam_set_bit(lam_tag(buf, self->mode, 1), self->mode->outside_bit);
+
+	EXPECT_EQ(SIGSEGV, lam_probe_write((void *)bad63, (void *)buf, 1)) TH_LOG("bit 63");
+	EXPECT_EQ(SIGSEGV, lam_probe_write((void *)badout, (void *)buf, 1))
+		TH_LOG("bit %d (below the tag field)", self->mode->outside_bit);
+
+	u = (struct utsname *)bad63;
+	EXPECT_EQ(-1, uname(u));
+	EXPECT_EQ(EFAULT, errno);
+	u = (struct utsname *)badout;
+	EXPECT_EQ(-1, uname(u));
+	EXPECT_EQ(EFAULT, errno);
+}
+
+TEST_F(lam, bad_pointers_efault_read)
+{
+	static char buf[64];
+	int fds[2];
+
+	lam_go(_metadata, self, variant, false);
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(4, write(fds[1], "abcd", 4));
+	EXPECT_EQ(-1, read(fds[0], lam_set_bit(buf, 63), 4));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, read(fds[0], lam_set_bit(lam_tag(buf, self->mode, 1),
+					       self->mode->outside_bit), 4));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(4, read(fds[0], buf, 4));
+}
+
+/* ---- syscalls with tagged pointers ---- */
+
+TEST_F(lam, syscall_uname)
+{
+	struct utsname u, *t;
+	int rc;
+
+	lam_go(_metadata, self, variant, false);
+	memset(&u, 0, sizeof(u));
+	t = lam_tag(&u, self->mode, 0);
+	rc = uname(t);
+	if (self->on) {
+		EXPECT_EQ(0, rc);
+		EXPECT_STREQ("Linux", u.sysname);
+	} else {
+		EXPECT_EQ(-1, rc);
+		EXPECT_EQ(EFAULT, errno);
+	}
+}
+
+TEST_F(lam, syscall_read_write)
+{
+	char src[32] = "tagged write", dst[32];
+	int fds[2];
+	ssize_t r;
+
+	lam_go(_metadata, self, variant, false);
+	ASSERT_EQ(0, pipe(fds));
+
+	/* write() from a tagged buffer */
+	r = write(fds[1], lam_tag(src, self->mode, 0), 13);
+	if (self->on) {
+		EXPECT_EQ(13, r);
+		memset(dst, 0, sizeof(dst));
+		EXPECT_EQ(13, read(fds[0], dst, 13));
+		EXPECT_STREQ(src, dst);
+	} else {
+		EXPECT_EQ(-1, r);
+		EXPECT_EQ(EFAULT, errno);
+	}
+
+	/* read() into a tagged buffer */
+	ASSERT_EQ(6, write(fds[1], "hello", 6));
+	memset(dst, 0, sizeof(dst));
+	r = read(fds[0], lam_tag(dst, self->mode, 0x15), 6);
+	if (self->on) {
+		EXPECT_EQ(6, r);
+		EXPECT_STREQ("hello", dst);
+	} else {
+		EXPECT_EQ(-1, r);
+		EXPECT_EQ(EFAULT, errno);
+	}
+	close(fds[0]);
+	close(fds[1]);
+}
+
+TEST_F(lam, syscall_readv_writev)
+{
+	char a[8] = "abc", b[8] = "defg", x[8] = { 0 }, y[8] = { 0 };
+	struct iovec wv[2], rv[2];
+	int fds[2];
+	ssize_t r;
+
+	lam_go(_metadata, self, variant, false);
+	ASSERT_EQ(0, pipe(fds));
+	/* tagged iov_base and a tagged pointer to the iovec array */
+	wv[0].iov_base = lam_tag(a, self->mode, 1);
+	wv[0].iov_len = 3;
+	wv[1].iov_base = lam_tag(b, self->mode, 2);
+	wv[1].iov_len = 4;
+	r = writev(fds[1], lam_tag(wv, self->mode, 3), 2);
+	if (!self->on) {
+		EXPECT_EQ(-1, r);
+		EXPECT_EQ(EFAULT, errno);
+		/* tagged bases only, untagged array: still EFAULT */
+		EXPECT_EQ(-1, writev(fds[1], wv, 2));
+		EXPECT_EQ(EFAULT, errno);
+		return;
+	}
+	ASSERT_EQ(7, r);
+	rv[0].iov_base = lam_tag(x, self->mode, 0);
+	rv[0].iov_len = 3;
+	rv[1].iov_base = lam_tag(y, self->mode, 5);
+	rv[1].iov_len = 4;
+	EXPECT_EQ(7, readv(fds[0], lam_tag(rv, self->mode, 0), 2));
+	EXPECT_STREQ("abc", x);
+	EXPECT_STREQ("defg", y);
+}
+
+static long sys_futex(void *uaddr, int op, int val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
+}
+
+TEST_F(lam, syscall_futex)
+{
+	static int word = 42;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int *t;
+	long r;
+
+	lam_go(_metadata, self, variant, false);
+	t = lam_tag(&word, self->mode, 0);
+
+	/* value mismatch: the kernel must read the word through the tagged pointer */
+	r = sys_futex(t, FUTEX_WAIT_PRIVATE, 41, NULL);
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ(self->on ? EAGAIN : EFAULT, errno);
+
+	r = sys_futex(t, FUTEX_WAIT_PRIVATE, 42, &ts);
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ(self->on ? ETIMEDOUT : EFAULT, errno);
+
+	r = sys_futex(t, FUTEX_WAKE_PRIVATE, 1, NULL);
+	if (self->on) {
+		EXPECT_EQ(0, r);
+	} else {
+		EXPECT_EQ(-1, r);
+		EXPECT_EQ(EFAULT, errno);
+	}
+}
+
+/* ---- io_uring, raw syscalls ---- */
+
+struct uring {
+	int fd;
+	unsigned int *sq_tail, *sq_mask, *sq_array;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static int uring_init(struct uring *u)
+{
+	struct io_uring_params p;
+	size_t sq_sz, cq_sz;
+	char *sq, *cq;
+
+	memset(&p, 0, sizeof(p));
+	u->fd = syscall(__NR_io_uring_setup, 4, &p);
+	if (u->fd < 0)
+		return -errno;
+	sq_sz = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	cq_sz = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	if (p.features & IORING_FEAT_SINGLE_MMAP)
+		sq_sz = cq_sz = sq_sz > cq_sz ? sq_sz : cq_sz;
+	sq = mmap(NULL, sq_sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  u->fd, IORING_OFF_SQ_RING);
+	if (sq == MAP_FAILED)
+		return -errno;
+	cq = sq;
+	if (!(p.features & IORING_FEAT_SINGLE_MMAP)) {
+		cq = mmap(NULL, cq_sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+			  u->fd, IORING_OFF_CQ_RING);
+		if (cq == MAP_FAILED)
+			return -errno;
+	}
+	u->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe),
+		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		       u->fd, IORING_OFF_SQES);
+	if (u->sqes == MAP_FAILED)
+		return -errno;
+	u->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
+	u->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
+	u->sq_array = (unsigned int *)(sq + p.sq_off.array);
+	u->cq_head = (unsigned int *)(cq + p.cq_off.head);
+	u->cq_tail = (unsigned int *)(cq + p.cq_off.tail);
+	u->cq_mask = (unsigned int *)(cq + p.cq_off.ring_mask);
+	u->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	return 0;
+}
+
+/* submit one sqe and wait for its completion; returns cqe->res (or -1000-errno) */
+static int uring_submit_wait(struct uring *u, const struct io_uring_sqe *in)
+{
+	unsigned int tail = __atomic_load_n(u->sq_tail, __ATOMIC_ACQUIRE);
+	unsigned int idx = tail & *u->sq_mask, head;
+	int res;
+
+	u->sqes[idx] = *in;
+	u->sq_array[idx] = idx;
+	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, u->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+		return -1000 - errno;
+	head = __atomic_load_n(u->cq_head, __ATOMIC_ACQUIRE);
+	if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+		return -2000;
+	res = u->cqes[head & *u->cq_mask].res;
+	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+static int make_data_file(char *data, size_t len)
+{
+	char name[] = "/tmp/lam_uring_XXXXXX";
+	int fd = mkstemp(name);
+
+	if (fd < 0)
+		return -1;
+	unlink(name);
+	for (size_t i = 0; i < len; i++)
+		data[i] = (char)(i * 7 + 3);
+	if (write(fd, data, len) != (ssize_t)len)
+		return -1;
+	return fd;
+}
+
+/* seed: IORING_OP_READV into tagged buffers */
+TEST_F(lam, io_uring_readv)
+{
+	enum { BLK = 2048, NBLK = 3 };
+	static char data[BLK * NBLK], out[NBLK][BLK];
+	struct iovec iov[NBLK];
+	struct io_uring_sqe sqe;
+	struct uring u;
+	int fd, res;
+
+	lam_go(_metadata, self, variant, false);
+	fd = make_data_file(data, sizeof(data));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, uring_init(&u)) TH_LOG("io_uring_setup/mmap failed (CONFIG_IO_URING?)");
+	for (int i = 0; i < NBLK; i++) {
+		iov[i].iov_base = lam_tag(out[i], self->mode, i + 1);
+		iov[i].iov_len = BLK;
+	}
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_READV;
+	sqe.fd = fd;
+	sqe.addr = (unsigned long)lam_tag(iov, self->mode, 0);
+	sqe.len = NBLK;
+	sqe.off = 0;
+	res = uring_submit_wait(&u, &sqe);
+	if (self->on) {
+		EXPECT_EQ((int)sizeof(data), res);
+		EXPECT_EQ(0, memcmp(data, out, sizeof(data)));
+	} else {
+		EXPECT_EQ(-EFAULT, res);
+	}
+}
+
+/* registered (fixed) buffers given by tagged pointers, then READ_FIXED */
+TEST_F(lam, io_uring_fixed_buffers)
+{
+	enum { LEN = 8192 };
+	static char data[LEN];
+	struct io_uring_sqe sqe;
+	struct iovec reg;
+	struct uring u;
+	char *buf, *t;
+	int fd, res;
+	long r;
+
+	lam_go(_metadata, self, variant, false);
+	fd = make_data_file(data, sizeof(data));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, uring_init(&u)) TH_LOG("io_uring_setup/mmap failed (CONFIG_IO_URING?)");
+	buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	t = lam_tag(buf, self->mode, 0x2a);
+	reg.iov_base = t;
+	reg.iov_len = LEN;
+	r = syscall(__NR_io_uring_register, u.fd, IORING_REGISTER_BUFFERS,
+		    lam_tag(&reg, self->mode, 1), 1);
+	if (!self->on) {
+		EXPECT_EQ(-1, r);
+		EXPECT_EQ(EFAULT, errno);
+		return;
+	}
+	ASSERT_EQ(0, r) TH_LOG("IORING_REGISTER_BUFFERS with a tagged buffer: %s", strerror(errno));
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_READ_FIXED;
+	sqe.fd = fd;
+	sqe.addr = (unsigned long)t + 100;
+	sqe.len = LEN - 100;
+	sqe.off = 100;
+	sqe.buf_index = 0;
+	res = uring_submit_wait(&u, &sqe);
+	EXPECT_EQ(LEN - 100, res);
+	EXPECT_EQ(0, memcmp(data + 100, buf + 100, LEN - 100));
+}
+
+/* ---- mm syscalls on tagged addresses ---- */
+
+static char *map_pages(struct __test_metadata *_metadata, int n)
+{
+	char *p = mmap(NULL, n * PAGE_SZ, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 'x', n * PAGE_SZ);
+	return p;
+}
+
+TEST_F(lam, mm_munmap)
+{
+	char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 2);
+	EXPECT_EQ(WANT_RC(self), munmap(lam_tag(p, self->mode, 0), PAGE_SZ));
+	/* really unmapped (or not) */
+	EXPECT_EQ(self->on ? SIGSEGV : 0, lam_probe_write((void *)p, (void *)p, 'y'));
+	EXPECT_EQ(0, lam_probe_write((void *)(p + PAGE_SZ), (void *)(p + PAGE_SZ), 'y'));
+}
+
+TEST_F(lam, mm_mprotect)
+{
+	char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	EXPECT_EQ(WANT_RC(self), mprotect(lam_tag(p, self->mode, 0), PAGE_SZ, PROT_READ));
+	EXPECT_EQ(self->on ? SIGSEGV : 0, lam_probe_write((void *)p, (void *)p, 'y'));
+	EXPECT_EQ(0, mprotect(p, PAGE_SZ, PROT_READ | PROT_WRITE));
+}
+
+TEST_F(lam, mm_madvise)
+{
+	char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	EXPECT_EQ(WANT_RC(self), madvise(lam_tag(p, self->mode, 0), PAGE_SZ, MADV_DONTNEED));
+	EXPECT_EQ(self->on ? 0 : 'x', p[0]);
+}
+
+TEST_F(lam, mm_mlock_munlock)
+{
+	char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	EXPECT_EQ(WANT_RC(self), mlock(lam_tag(p, self->mode, 0), PAGE_SZ));
+	EXPECT_EQ(WANT_RC(self), munlock(lam_tag(p, self->mode, 1), PAGE_SZ));
+}
+
+TEST_F(lam, mm_mincore)
+{
+	unsigned char vec[2] = { 0xff, 0xff };
+	char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 2);
+	EXPECT_EQ(WANT_RC(self), mincore(lam_tag(p, self->mode, 0), 2 * PAGE_SZ, vec));
+	if (self->on) {
+		EXPECT_EQ(1, vec[0] & 1);
+		EXPECT_EQ(1, vec[1] & 1);
+	}
+	/* a tagged vector pointer */
+	EXPECT_EQ(WANT_RC(self), mincore(p, PAGE_SZ, lam_tag(vec, self->mode, 0)));
+}
+
+TEST_F(lam, mm_msync)
+{
+	char *p;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	EXPECT_EQ(WANT_RC(self), msync(lam_tag(p, self->mode, 0), PAGE_SZ, MS_SYNC));
+}
+
+TEST_F(lam, mm_mremap)
+{
+	char *p, *q;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	q = mremap(lam_tag(p, self->mode, 0), PAGE_SZ, 4 * PAGE_SZ, MREMAP_MAYMOVE);
+	if (self->on) {
+		ASSERT_NE(MAP_FAILED, q);
+		EXPECT_EQ('x', q[0]);
+	} else {
+		EXPECT_EQ(MAP_FAILED, q);
+	}
+}
+
+TEST_F(lam, mm_mbind_get_mempolicy)
+{
+	int mode = -1;
+	char *p;
+	long r;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	r = syscall(SYS_mbind, lam_tag(p, self->mode, 0), PAGE_SZ, MPOL_DEFAULT, NULL, 0, 0);
+	EXPECT_EQ(WANT_RC(self), r) TH_LOG("mbind: %s", r ? strerror(errno) : "ok");
+	r = syscall(SYS_get_mempolicy, &mode, NULL, 0, lam_tag(p, self->mode, 0), MPOL_F_ADDR);
+	EXPECT_EQ(WANT_RC(self), r) TH_LOG("get_mempolicy: %s", r ? strerror(errno) : "ok");
+	if (self->on)
+		EXPECT_EQ(MPOL_DEFAULT, mode);
+}
+
+TEST_F(lam, mm_move_pages)
+{
+	void *pages[1];
+	int status[1] = { 12345 };
+	char *p;
+	long r;
+
+	lam_go(_metadata, self, variant, false);
+	p = map_pages(_metadata, 1);
+	pages[0] = lam_tag(p, self->mode, 0);
+	/* nodes == NULL: only report the node of each page */
+	r = syscall(SYS_move_pages, 0, 1, pages, NULL, status, 0);
+	ASSERT_EQ(0, r) TH_LOG("move_pages: %s", strerror(errno));
+	if (self->on) {
+		EXPECT_LE(0, status[0]);
+	} else {
+		EXPECT_EQ(-EFAULT, status[0]);
+	}
+}
+
+LAM_HARNESS_MAIN(NULL)

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lam_expect.h - THE expectation table of the LAM guest tests.
+ *
+ * A guest test never looks at the machine it runs on to decide what to
+ * expect (that would make it unable to fail).  The runner (test/run-matrix,
+ * from test/matrix.tsv) passes the facts of the cell on the command line as
+ * LAM_KERNEL=0|1 LAM_U48=0|1 LAM_5LEVEL=0|1 LAM_CPU=0|1 LAM_LA57=0|1
+ * LAM_NCPU=N (or in the environment, argv wins).  A missing fact is an error.
+ *
+ * Every expected result is computed here, from those facts only:
+ *
+ *  fact          meaning
+ *  LAM_KERNEL    kernel built with CONFIG_X86_LAM=y
+ *  LAM_U48       kernel built with CONFIG_X86_LAM_U48=y
+ *  LAM_5LEVEL    kernel built with CONFIG_X86_5LEVEL=y
+ *  LAM_CPU       the CPU enumerates LAM (CPUID.(7,1):EAX[26])
+ *  LAM_LA57      the CPU enumerates LA57 (5-level paging)
+ *  LAM_NCPU      number of CPUs the guest has
+ *
+ *  ARCH_ENABLE_TAGGED_ADDR(n)   (checks in mainline order)
+ *    !KERNEL                                   -> EINVAL
+ *    !CPU                                      -> ENODEV
+ *    already enabled / more than one CLONE_VM user of the mm  -> EBUSY
+ *    n == 0 or n > 15                          -> EINVAL
+ *    1..6                                      -> 0, U57
+ *    7..15, !U48                               -> EINVAL
+ *    7..15, U48, something mapped above 47 bits -> EBUSY
+ *    7..15, U48                                -> 0, U48
+ *  ARCH_GET_UNTAG_MASK     !KERNEL -> EINVAL; ~0 / ~GENMASK(62,57) / ~GENMASK(62,48)
+ *  ARCH_GET_MAX_TAG_BITS   !KERNEL -> EINVAL; !CPU -> 0; U48 and nothing
+ *                          mapped above 47 bits -> 15; else 6
+ *  /proc/PID/arch_status   "untag_mask:" line iff KERNEL
+ *  /proc/PID/status        "untag_mask:" line right after "THP_enabled:" always
+ *  5-level paging in use   5LEVEL && LA57
+ *  mapping above 47 bits   possible iff 5-level paging in use and U48 not on
+ */
+#ifndef LAM_EXPECT_H
+#define LAM_EXPECT_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lam_facts {
+	int kernel;	/* CONFIG_X86_LAM */
+	int u48;	/* CONFIG_X86_LAM_U48 */
+	int l5;		/* CONFIG_X86_5LEVEL */
+	int cpu;	/* CPU has LAM */
+	int la57;	/* CPU has LA57 */
+	int ncpu;	/* CPUs in the guest */
+};
+
+static struct lam_facts lam_facts = { -1, -1, -1, -1, -1, -1 };
+
+static const struct {
+	const char *name;
+	int *val;
+} lam_fact_names[] = {
+	{ "LAM_KERNEL", &lam_facts.kernel },
+	{ "LAM_U48", &lam_facts.u48 },
+	{ "LAM_5LEVEL", &lam_facts.l5 },
+	{ "LAM_CPU", &lam_facts.cpu },
+	{ "LAM_LA57", &lam_facts.la57 },
+	{ "LAM_NCPU", &lam_facts.ncpu },
+};
+#define LAM_NFACTS (sizeof(lam_fact_names) / sizeof(lam_fact_names[0]))
+
+static int lam_fact_set(const char *arg)
+{
+	for (unsigned int i = 0; i < LAM_NFACTS; i++) {
+		size_t l = strlen(lam_fact_names[i].name);
+
+		if (!strncmp(arg, lam_fact_names[i].name, l) && arg[l] == '=') {
+			*lam_fact_names[i].val = atoi(arg + l + 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Read the facts from the environment, then from argv ("LAM_X=V" words,
+ * which are removed from argv).  Exits with status 2 if one is missing.
+ */
+static void lam_facts_init(int *argc, char **argv)
+{
+	char buf[64];
+	int j = 1;
+
+	for (unsigned int i = 0; i < LAM_NFACTS; i++) {
+		const char *e = getenv(lam_fact_names[i].name);
+
+		if (e) {
+			snprintf(buf, sizeof(buf), "%s=%s", lam_fact_names[i].name, e);
+			lam_fact_set(buf);
+		}
+	}
+	for (int i = 1; i < *argc; i++) {
+		if (!lam_fact_set(argv[i]))
+			argv[j++] = argv[i];
+	}
+	argv[j] = NULL;
+	*argc = j;
+	for (unsigned int i = 0; i < LAM_NFACTS; i++) {
+		if (*lam_fact_names[i].val < 0) {
+			printf("Bail out! fact %s not given (the runner must pass all of LAM_KERNEL LAM_U48 LAM_5LEVEL LAM_CPU LAM_LA57 LAM_NCPU)\n",
+			       lam_fact_names[i].name);
+			exit(2);
+		}
+	}
+	printf("# facts: LAM_KERNEL=%d LAM_U48=%d LAM_5LEVEL=%d LAM_CPU=%d LAM_LA57=%d LAM_NCPU=%d\n",
+	       lam_facts.kernel, lam_facts.u48, lam_facts.l5, lam_facts.cpu,
+	       lam_facts.la57, lam_facts.ncpu);
+}
+
+#define LAM_MASK_NONE	(~0UL)
+#define LAM_MASK_U57	(~(0x3fUL << 57))	/* ~GENMASK(62, 57) */
+#define LAM_MASK_U48	(~(0x7fffUL << 48))	/* ~GENMASK(62, 48) */
+
+/* What the process has done before the call whose result we predict. */
+enum lam_state {
+	LAM_FRESH,	/* single-threaded, LAM never enabled */
+	LAM_ENABLED,	/* a previous ARCH_ENABLE_TAGGED_ADDR succeeded (or fork of such) */
+	LAM_SHARED_MM,	/* another thread / CLONE_VM process uses the mm */
+};
+
+/* 5-level paging is in use: kernel supports it and the CPU has LA57 */
+static inline bool exp_paging57(void)
+{
+	return lam_facts.l5 && lam_facts.la57;
+}
+
+/* Does a mapping attempt above 47 bits (hint or MAP_FIXED) land there? */
+static inline bool exp_high_map(bool u48_on)
+{
+	return exp_paging57() && !u48_on;
+}
+
+/* errno of ARCH_GET_UNTAG_MASK (0 = success) */
+static inline int exp_get_mask_rc(void)
+{
+	return lam_facts.kernel ? 0 : EINVAL;
+}
+
+/* Untag mask after ARCH_ENABLE_TAGGED_ADDR(nbits) succeeded */
+static inline unsigned long exp_mask_for(unsigned long nbits)
+{
+	if (nbits >= 1 && nbits <= 6)
+		return LAM_MASK_U57;
+	if (nbits >= 7 && nbits <= 15)
+		return LAM_MASK_U48;
+	return LAM_MASK_NONE;
+}
+
+/*
+ * errno of ARCH_ENABLE_TAGGED_ADDR(nbits) (0 = success).
+ * @high_mapped: the process attempted a mapping above 47 bits before.
+ */
+static inline int exp_enable(unsigned long nbits, enum lam_state st, bool high_mapped)
+{
+	if (!lam_facts.kernel)
+		return EINVAL;
+	if (!lam_facts.cpu)
+		return ENODEV;
+	if (st != LAM_FRESH)
+		return EBUSY;
+	if (nbits == 0 || nbits > 15)
+		return EINVAL;
+	if (nbits <= 6)
+		return 0;
+	if (!lam_facts.u48)
+		return EINVAL;
+	if (high_mapped && exp_high_map(false))
+		return EBUSY;
+	return 0;
+}
+
+/* Untag mask expected after trying ARCH_ENABLE_TAGGED_ADDR(nbits) */
+static inline unsigned long exp_mask_after(unsigned long nbits, enum lam_state st,
+					   bool high_mapped)
+{
+	return exp_enable(nbits, st, high_mapped) == 0 ? exp_mask_for(nbits)
+						       : LAM_MASK_NONE;
+}
+
+/* errno of ARCH_GET_MAX_TAG_BITS, and the value it reports */
+static inline int exp_max_tag_bits_rc(void)
+{
+	return lam_facts.kernel ? 0 : EINVAL;
+}
+
+static inline unsigned long exp_max_tag_bits(bool high_mapped)
+{
+	if (!lam_facts.cpu)
+		return 0;
+	if (lam_facts.u48 && !(high_mapped && exp_high_map(false)))
+		return 15;
+	return 6;
+}
+
+/* /proc/PID/arch_status has an "untag_mask:" line */
+static inline bool exp_arch_status_line(void)
+{
+	return lam_facts.kernel;
+}
+
+/* /proc/PID/status has "untag_mask:" right after "THP_enabled:" */
+static inline bool exp_status_line(void)
+{
+	return true;
+}
+
+#endif /* LAM_EXPECT_H */
