@@ -1,0 +1,86 @@
+# lam-overlay: top-level entry points.
+#   make                 install deps, build the emulator + the default image, boot it, run lam-demo
+#   make test            the test matrix (test/run-all)
+#   make images          all variants (make -j2 images builds two at once)
+#   make image VARIANT=V one variant
+#   make run [VARIANT=V] [CPU=M]   interactive shell in a variant's image
+#   make clean           this repo's build outputs (kernel builds, images, test binaries)
+#   make distclean-cache the whole cache ($(LAM_CACHE))
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := all
+MAKEFLAGS += --no-print-directory
+
+export LAM_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lam
+VARIANTS := $(sort $(patsubst defconfig.d/%.config,%,$(filter-out defconfig.d/base.config,$(wildcard defconfig.d/*.config))))
+DEFAULT_VARIANT := lam-u57
+VARIANT ?= $(DEFAULT_VARIANT)
+CPU ?=
+EMU := $(LAM_CACHE)/emulator-path
+
+.PHONY: all deps emulator tree image images demo test run clean distclean-cache check-variant \
+	$(addprefix image-,$(VARIANTS))
+
+all: demo
+
+deps:
+	@tools/install-deps
+
+# The LAM emulator (tools/qemu-lam/build prints its path last); "-" when there is none.
+emulator: deps
+	@if [[ -x tools/qemu-lam/build ]]; then \
+		tools/qemu-lam/build </dev/null | tail -n 1 >$(EMU).tmp \
+		|| { echo "make: tools/qemu-lam/build failed; continuing without the LAM emulator" >&2; echo - >$(EMU).tmp; }; \
+	else echo - >$(EMU).tmp; fi; \
+	mv -f $(EMU).tmp $(EMU)
+
+# The shared, overlaid tree: prepared once, before any (parallel) variant build.
+tree: deps
+	@tools/build-image --tree >/dev/null
+
+ifneq ($(filter image run,$(MAKECMDGOALS)),)
+ifneq ($(words $(VARIANT)),1)
+$(error unknown VARIANT '$(VARIANT)' (known: $(VARIANTS)))
+endif
+ifeq ($(filter $(VARIANT),$(VARIANTS)),)
+$(error unknown VARIANT '$(VARIANT)' (known: $(VARIANTS)))
+endif
+endif
+check-variant:
+	@case " $(VARIANTS) " in *" $(VARIANT) "*) ;; \
+	*) echo "make: unknown VARIANT '$(VARIANT)' (known: $(VARIANTS))" >&2; exit 1 ;; esac
+
+image: check-variant tree
+	@tools/build-image $(VARIANT) >/dev/null
+
+images: $(addprefix image-,$(VARIANTS))
+$(addprefix image-,$(VARIANTS)): image-%: tree
+	@tools/build-image $* >/dev/null
+
+demo: emulator
+	@$(MAKE) image VARIANT=$(DEFAULT_VARIANT)
+	@q=$$(cat $(EMU)); \
+	if [[ $$q != - && -x $$q ]]; then cpu=lam; \
+		echo "== booting $(DEFAULT_VARIANT) on the LAM emulator ($$q, --cpu lam) and running /bin/lam-demo"; \
+	else cpu=nolam; q=; \
+		echo "this machine's QEMU has no LAM emulator; showing the LAM-less path"; \
+		echo "== booting $(DEFAULT_VARIANT) on stock QEMU (--cpu nolam) and running /bin/lam-demo"; \
+	fi; \
+	rc=0; LAM_QEMU=$$q tools/lam-run --variant $(DEFAULT_VARIANT) --cpu $$cpu --timeout 120 -- $(LAM_CACHE)/build/$(DEFAULT_VARIANT)/lam-demo || rc=$$?; \
+	echo "== lam-demo exited with status $$rc (image: $(LAM_CACHE)/images/$(DEFAULT_VARIANT)/; interactive: make run)"; \
+	exit $$rc
+
+run: check-variant
+	@$(LAM_CACHE)/images/$(VARIANT)/run $(if $(CPU),--cpu $(CPU)) \
+		|| { [[ -x $(LAM_CACHE)/images/$(VARIANT)/run ]] || echo "make: no image for $(VARIANT) yet: make image VARIANT=$(VARIANT)" >&2; exit 1; }
+
+test: deps
+	@test/run-all
+
+clean:
+	@echo "removing kernel builds, images and test binaries: $(LAM_CACHE)/{build,images,test-bin}"
+	rm -rf $(LAM_CACHE)/build $(LAM_CACHE)/images $(LAM_CACHE)/test-bin
+
+distclean-cache:
+	@echo "removing the whole cache $(LAM_CACHE): downloaded debs, pristine and overlaid trees, builds, images, the LAM emulator, ccache"
+	rm -rf $(LAM_CACHE)
