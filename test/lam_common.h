@@ -82,11 +82,17 @@ static inline const struct lam_mode *lam_mode_of(unsigned long nbits)
 	return nbits <= 6 ? &lam_u57 : &lam_u48;
 }
 
-/* Put @tag into the tag field of @p (tag value 0 means "all tag bits set") */
+/*
+ * Put @tag into the tag field of @p.  The tag is never 0: a tag whose
+ * bits in the field are all 0 becomes "all tag bits set".
+ */
 static inline void *lam_tag(const void *p, const struct lam_mode *m, unsigned long tag)
 {
 	unsigned long field = ((1UL << m->tag_width) - 1) << m->tag_lsb;
-	unsigned long v = tag ? (tag << m->tag_lsb) & field : field;
+	unsigned long v = (tag << m->tag_lsb) & field;
+
+	if (!v)		/* tag 0, or a tag wider than the field */
+		v = field;
 
 	return (void *)(((unsigned long)p & ~field) | v);
 }
