@@ -663,7 +663,8 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 
 	this_cpu_write(cpu_tlbstate.loaded_mm, next);
 	this_cpu_write(cpu_tlbstate.loaded_mm_asid, new_asid);
-	cpu_tlbstate_update_lam(new_lam, mm_untag_mask(next));
+	/* An mm without LAM bits (even a static one, e.g. efi_mm) has no tags */
+	cpu_tlbstate_update_lam(new_lam, new_lam ? mm_untag_mask(next) : -1UL);
 
 	if (next != real_prev) {
 		cr4_update_pce_mm(next);
