@@ -39,7 +39,18 @@ static int pin_to(int cpu)
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set) ? errno : 0;
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		printf("# pid %d: cannot pin to CPU %d: %s\n", getpid(), cpu, strerror(errno));
+		return errno;
+	}
+	return 0;
+}
+
+/* the guest really has the CPUs the cell asks for (else the rest is moot) */
+TEST(cpus_online)
+{
+	EXPECT_EQ(lam_facts.ncpu, sysconf(_SC_NPROCESSORS_ONLN))
+		TH_LOG("the guest was started with %d CPUs", lam_facts.ncpu);
 }
 
 static int last_cpu(void)
