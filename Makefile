@@ -1,6 +1,7 @@
 # lam-overlay: top-level entry points.
 #   make                 install deps, build the emulator + the default image, boot it, run lam-demo
 #   make test            the test matrix (test/run-all)
+#   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
 #   make images          all variants (make -j2 images builds two at once)
 #   make image VARIANT=V one variant
 #   make run [VARIANT=V] [CPU=M]   interactive shell in a variant's image
@@ -18,7 +19,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test crosscheck run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -76,6 +77,12 @@ run: check-variant
 
 test: deps
 	@test/run-all
+
+# Cross-check of the emulator with an independent kernel: Debian's
+# linux-source-6.12 (mainline LAM) on the LAM CPU models; not part of
+# `make test` (one more kernel build).  See test/crosscheck/README.md.
+crosscheck: emulator
+	@tools/crosscheck-mainline
 
 clean:
 	@echo "removing kernel builds, images and test binaries: $(LAM_CACHE)/{build,images,test-bin}"

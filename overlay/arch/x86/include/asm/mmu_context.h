@@ -133,6 +133,12 @@ static inline unsigned long mm_lam_cr3_mask(struct mm_struct *mm)
 	return 0;
 }
 
+#define mm_untag_mask mm_untag_mask
+static inline unsigned long mm_untag_mask(struct mm_struct *mm)
+{
+	return -1UL;
+}
+
 static inline void mm_reset_lam(struct mm_struct *mm) { }
 static inline void dup_lam(struct mm_struct *oldmm, struct mm_struct *mm) { }
 static inline void mm_lock_lam(struct mm_struct *mm) { }
