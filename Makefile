@@ -24,15 +24,25 @@ EMU := $(LAM_CACHE)/emulator-path
 
 all: demo
 
-deps:
-	@tools/install-deps
+deps: | $(LAM_CACHE)
+	@tools/install-deps build
 
-# The LAM emulator (tools/qemu-lam/build prints its path last); "-" when there is none.
+$(LAM_CACHE):
+	@mkdir -p $@
+
+# The LAM emulator (tools/qemu-lam/build prints its path last).  Without it
+# the main job (showing LAM) cannot be done: make fails with the reason,
+# unless the user asks for the LAM-less path with LAM_NO_EMULATOR=1.
 emulator: deps
-	@if [[ -x tools/qemu-lam/build ]]; then \
-		tools/qemu-lam/build </dev/null | tail -n 1 >$(EMU).tmp \
-		|| { echo "make: tools/qemu-lam/build failed; continuing without the LAM emulator" >&2; echo - >$(EMU).tmp; }; \
-	else echo - >$(EMU).tmp; fi; \
+	@if [[ -n "$${LAM_NO_EMULATOR-}" ]]; then \
+		echo "make: LAM_NO_EMULATOR is set: no LAM emulator; the demo runs on a CPU without LAM" >&2; \
+		echo - >$(EMU).tmp; \
+	elif p=$$(tools/qemu-lam/build </dev/null | tail -n 1) && [[ -x $$p ]]; then \
+		echo "$$p" >$(EMU).tmp; \
+	else \
+		echo "make: error: the LAM emulator could not be built (tools/qemu-lam/build, above); without it there is no LAM CPU to show LAM on. LAM_NO_EMULATOR=1 make shows the LAM-less path instead." >&2; \
+		exit 1; \
+	fi; \
 	mv -f $(EMU).tmp $(EMU)
 
 # The shared, overlaid tree: prepared once, before any (parallel) variant build.
@@ -67,7 +77,12 @@ demo: emulator
 		echo "this machine's QEMU has no LAM emulator; showing the LAM-less path"; \
 		echo "== booting $(DEFAULT_VARIANT) on stock QEMU (--cpu nolam) and running /bin/lam-demo"; \
 	fi; \
-	rc=0; LAM_QEMU=$$q tools/lam-run --variant $(DEFAULT_VARIANT) --cpu $$cpu --timeout 120 -- $(LAM_CACHE)/build/$(DEFAULT_VARIANT)/lam-demo || rc=$$?; \
+	expect=; [[ $$cpu == lam ]] && expect=--expect-lam; \
+	rc=0; LAM_QEMU=$$q tools/lam-run --variant $(DEFAULT_VARIANT) --cpu $$cpu --timeout 120 \
+		--klog $(LAM_CACHE)/demo.klog -- $(LAM_CACHE)/build/$(DEFAULT_VARIANT)/lam-demo $$expect 2>&1 \
+		| tee $(LAM_CACHE)/demo.log || rc=$$?; \
+	if grep -q '^lam-run: kernel warning:' $(LAM_CACHE)/demo.log; then \
+		echo "== the guest kernel warned (above; whole log: $(LAM_CACHE)/demo.klog)"; rc=1; fi; \
 	echo "== lam-demo exited with status $$rc (image: $(LAM_CACHE)/images/$(DEFAULT_VARIANT)/; interactive: make run)"; \
 	exit $$rc
 
@@ -75,8 +90,11 @@ run: check-variant
 	@$(LAM_CACHE)/images/$(VARIANT)/run $(if $(CPU),--cpu $(CPU)) \
 		|| { [[ -x $(LAM_CACHE)/images/$(VARIANT)/run ]] || echo "make: no image for $(VARIANT) yet: make image VARIANT=$(VARIANT)" >&2; exit 1; }
 
+# TEST_ARGS go to test/run-matrix (e.g. TEST_ARGS="--cells 'lam-u48/.*'");
+# LAM_SUITES="style matrix" runs only those suites.
 test: deps
-	@test/run-all
+	@tools/install-deps test
+	@LAM_SUITES='$(LAM_SUITES)' test/run-all $(TEST_ARGS)
 
 # Cross-check of the emulator with an independent kernel: Debian's
 # linux-source-6.12 (mainline LAM) on the LAM CPU models; not part of

@@ -94,12 +94,24 @@ static int cpuinfo_has_lam(void)
 	return found;
 }
 
-int main(void)
+/*
+ * lam-demo [--expect-lam]: prints what LAM does here and exits 0.  With
+ * --expect-lam (make runs it so on the LAM emulator) it exits 1 unless LAM
+ * was enabled and both the tagged load and the tagged read() worked.
+ */
+int main(int argc, char **argv)
 {
 	unsigned int a, b, c, d;
 	unsigned long mask = 0, bits = 0;
 	long r;
-	int cpu_lam = 0, enabled = 0, e;
+	int cpu_lam = 0, enabled = 0, e, load_ok = 0, read_ok = 0, expect = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "--expect-lam")) {
+		expect = 1;
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: lam-demo [--expect-lam]\n");
+		return 2;
+	}
 	static volatile char target = 'x';
 	char *tagged;
 
@@ -168,6 +180,7 @@ int main(void)
 	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
 		printf("        fork/wait failed: %s\n", strerror(errno));
 	} else if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+		load_ok = enabled;
 		printf("        worked: the CPU ignored the tag%s\n", enabled ? "" : " (unexpected without LAM enabled!)");
 	} else if (WIFSIGNALED(st)) {
 		printf("        the child was killed by %s%s\n", WTERMSIG(st) == SIGSEGV ? "SIGSEGV" : strsignal(WTERMSIG(st)),
@@ -185,6 +198,7 @@ int main(void)
 	} else {
 		r = read(fd, tbuf, sizeof(buf) - 1);
 		e = errno;
+		read_ok = r > 0 && enabled;
 		if (r >= 0)
 			printf("Syscall: read() into tagged buffer %p -> %ld bytes (\"%.*s\"): the kernel untagged the pointer\n",
 			       (void *)tbuf, r, (int)strcspn(buf, "\n"), buf);
@@ -194,5 +208,11 @@ int main(void)
 		close(fd);
 	}
 	printf("== lam-demo: done (LAM %s for this process) ==\n", enabled ? "enabled" : "not enabled");
+	if (expect && !(enabled && load_ok && read_ok)) {
+		printf("lam-demo: --expect-lam: LAM %s, tagged load %s, tagged read() %s\n",
+		       enabled ? "enabled" : "NOT enabled", load_ok ? "worked" : "FAILED",
+		       read_ok ? "worked" : "FAILED");
+		return 1;
+	}
 	return 0;
 }

@@ -101,13 +101,38 @@ static __always_inline unsigned long task_size_max(void)
 #ifdef CONFIG_X86_LAM
 #include <asm/percpu.h>
 
-/* The untag mask of the address space loaded on this CPU (-1UL: no LAM) */
-DECLARE_PER_CPU(unsigned long, cpu_untag_mask);
+/*
+ * The untag shift of the address space loaded on this CPU (0: no LAM);
+ * see lam_untag().
+ */
+DECLARE_PER_CPU(u8, cpu_untag_shift);
+
+/*
+ * Untag a user pointer as the CPU does under LAM.  @shift is 63 - b, where
+ * bit b is the highest address bit that the mode keeps (LAM_U57: b = 56,
+ * shift 7; LAM_U48: b = 47, shift 16; no LAM: shift 0): the tag bits and
+ * bit 63 take the value of bit b.  A user pointer whose bit b is set, which
+ * the CPU refuses (bit 63 differs from bit b), thus comes out with bit 63
+ * set and fails every user range check, so a user access never raises #GP
+ * on it.  A kernel pointer (bit 63 set) passes unchanged: the CPU applies
+ * no user LAM mode to it.
+ */
+static __always_inline unsigned long lam_untag(unsigned long addr,
+					       unsigned long shift)
+{
+	shift &= ~(unsigned long)((long)addr >> 63);
+	return (unsigned long)((long)(addr << shift) >> shift);
+}
+
+/* The shift of an untag mask whose tag is bits 62:(64 - shift); -1UL: 0 */
+static __always_inline unsigned long lam_untag_shift(unsigned long mask)
+{
+	return mask == -1UL ? 0 : 64 - __builtin_ctzl(~mask);
+}
 
 /*
  * Strip the Linear Address Masking tag from a user pointer, with the rule
- * of the address space running on this CPU.  A kernel pointer (bit 63 set)
- * passes unchanged: its sign bit widens the mask to all ones.
+ * of the address space running on this CPU.
  *
  * On a CPU without LAM this is a NOP and the pointer passes untouched: no
  * memory load, no branch.  Boot-time patching puts the jump to the masking
@@ -115,14 +140,11 @@ DECLARE_PER_CPU(unsigned long, cpu_untag_mask);
  */
 static __always_inline unsigned long __untagged_addr(unsigned long addr)
 {
-	unsigned long sign;
-
 	asm goto(ALTERNATIVE("", "jmp %l[lam]", X86_FEATURE_LAM)
 		 : : : : lam);
 	return addr;
 lam:
-	sign = (unsigned long)((long)addr >> 63);
-	return addr & (this_cpu_read(cpu_untag_mask) | sign);
+	return lam_untag(addr, this_cpu_read(cpu_untag_shift));
 }
 
 #define untagged_addr(addr)	({					\
@@ -138,10 +160,10 @@ lam:
  */
 #define untagged_addr_remote(mm, addr)	({				\
 	unsigned long __addr = (__force unsigned long)(addr);		\
-	unsigned long __sign = (unsigned long)((long)__addr >> 63);	\
+	unsigned long __mask = READ_ONCE((mm)->context.untag_mask);	\
 									\
-	__addr &= READ_ONCE((mm)->context.untag_mask) | __sign;		\
-	(__force __typeof__(addr))__addr;				\
+	(__force __typeof__(addr))lam_untag(__addr,			\
+					    lam_untag_shift(__mask));	\
 })
 #endif	/* CONFIG_X86_LAM */
 

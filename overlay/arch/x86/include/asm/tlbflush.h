@@ -178,7 +178,7 @@ static inline void cpu_tlbstate_update_lam(unsigned long lam,
 					   unsigned long untag_mask)
 {
 	this_cpu_write(cpu_tlbstate.lam, lam >> X86_CR3_LAM_U57_BIT);
-	this_cpu_write(cpu_untag_mask, untag_mask);
+	this_cpu_write(cpu_untag_shift, lam_untag_shift(untag_mask));
 }
 #else
 static inline unsigned long tlbstate_lam_cr3_mask(void)
