@@ -9,12 +9,14 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/io_uring.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include "kselftest_harness.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -61,7 +63,7 @@ static void lam_go(struct __test_metadata *_metadata, FIXTURE_DATA(lam) *self,
 	want = exp_enable(n, LAM_FRESH, high_mapped);
 	EXPECT_EQ(want, lam_enable(n)) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu)", n);
 	self->on = (want == 0);
-	EXPECT_EQ(exp_mask_after(n, LAM_FRESH, high_mapped), lam_mask_now());
+	EXPECT_UNTAG_MASK(exp_mask_after(n, LAM_FRESH, high_mapped), "after enable");
 }
 
 #define WANT_ACCESS(self)	((self)->on ? 0 : SIGSEGV)
@@ -127,6 +129,7 @@ TEST_F(lam, enable_then_mmap_high)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	if (!high) {
 		EXPECT_EQ(MAP_FAILED, p) TH_LOG("a fixed mapping above 47 bits must fail here");
+		EXPECT_EQ(ENOMEM, errno);
 		return;
 	}
 	ASSERT_EQ((void *)HIGH_ADDR, p);
@@ -146,6 +149,7 @@ TEST_F(lam, mmap_high_then_enable)
 		ASSERT_EQ((void *)HIGH_ADDR, p);
 	} else {
 		ASSERT_EQ(MAP_FAILED, p);
+		EXPECT_EQ(ENOMEM, errno);
 	}
 	lam_go(_metadata, self, variant, true);
 	if (p != MAP_FAILED)
@@ -289,32 +293,138 @@ static long sys_futex(void *uaddr, int op, int val, const struct timespec *ts)
 	return syscall(SYS_futex, uaddr, op, val, ts, NULL, 0);
 }
 
-TEST_F(lam, syscall_futex)
+#define FUTEX_VAL	42
+#define FUTEX_WAIT_S	4	/* a waiter gives up after this (nothing hangs) */
+#define FUTEX_WAKE_MS	3000	/* a waker retries this long, within FUTEX_WAIT_S */
+
+struct futex_waiter {
+	int *uaddr;		/* the alias of the word it blocks on */
+	int op;			/* FUTEX_WAIT or FUTEX_WAIT_PRIVATE */
+	long rc;
+	int err;
+	int done;		/* FUTEX_WAIT has returned */
+};
+
+static void *futex_waiter_fn(void *arg)
 {
-	static int word = 42;
-	struct timespec ts = { 0, 10 * 1000 * 1000 };
-	int *t;
+	struct futex_waiter *w = arg;
+	struct timespec ts = { FUTEX_WAIT_S, 0 };
+
+	w->rc = sys_futex(w->uaddr, w->op, FUTEX_VAL, &ts);
+	w->err = w->rc ? errno : 0;
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/*
+ * FUTEX_WAKE(1) through @uaddr until it wakes somebody, i.e. until @w has
+ * surely been queued: 1, or 0 if no waiter was found under that key before
+ * FUTEX_WAKE_MS passed or @w gave up waiting, or -errno.
+ */
+static long futex_wake_one(int *uaddr, int op, struct futex_waiter *w)
+{
+	long deadline = now_ms() + FUTEX_WAKE_MS, r;
+
+	do {
+		r = sys_futex(uaddr, op, 1, NULL);
+		if (r)
+			return r < 0 ? -errno : r;
+		usleep(1000);
+	} while (now_ms() < deadline && !__atomic_load_n(&w->done, __ATOMIC_ACQUIRE));
+	return 0;
+}
+
+/*
+ * A thread blocks in FUTEX_WAIT on @wait_p; FUTEX_WAKE through @wake_p (an
+ * alias of the same word with another tag, or none) must wake it: the futex
+ * key names the memory, not the pointer.  A wrong key finds no waiter.
+ */
+static void futex_cross_wake(struct __test_metadata *_metadata, const char *what,
+			     int *wait_p, int *wake_p, bool private)
+{
+	int wake_op = private ? FUTEX_WAKE_PRIVATE : FUTEX_WAKE;
+	struct futex_waiter w = {
+		.uaddr = wait_p,
+		.op = private ? FUTEX_WAIT_PRIVATE : FUTEX_WAIT,
+		.rc = -2,
+	};
+	pthread_t th;
 	long r;
 
+	ASSERT_EQ(0, pthread_create(&th, NULL, futex_waiter_fn, &w));
+	r = futex_wake_one(wake_p, wake_op, &w);
+	EXPECT_EQ(1, r) TH_LOG("%s: FUTEX_WAKE%s via %p woke nobody blocked via %p (%ld: %s)",
+			       what, private ? "_PRIVATE" : "", wake_p, wait_p, r,
+			       r < 0 ? strerror(-r) : "no waiter under that key");
+	if (r != 1)	/* let the waiter go (through its own alias) */
+		futex_wake_one(wait_p, wake_op, &w);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, w.rc) TH_LOG("%s: the waiter on %p: %s", what, wait_p,
+				  w.rc ? strerror(w.err) : "woken");
+}
+
+TEST_F_TIMEOUT(lam, syscall_futex, 60)
+{
+	static int word = FUTEX_VAL;
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct futex_waiter w = { .uaddr = &word, .op = FUTEX_WAIT_PRIVATE, .rc = -2 };
+	int *t1, *t2;
+	pthread_t th;
+	long r;
+
+	/* enable first: a thread would make the mm's LAM mode final (EBUSY) */
 	lam_go(_metadata, self, variant, false);
-	t = lam_tag(&word, self->mode, 0);
+	t1 = lam_tag(&word, self->mode, 1);
+	t2 = lam_tag(&word, self->mode, 0);	/* all tag bits set: not t1's tag */
 
 	/* value mismatch: the kernel must read the word through the tagged pointer */
-	r = sys_futex(t, FUTEX_WAIT_PRIVATE, 41, NULL);
+	r = sys_futex(t2, FUTEX_WAIT_PRIVATE, FUTEX_VAL - 1, NULL);
 	EXPECT_EQ(-1, r);
 	EXPECT_EQ(self->on ? EAGAIN : EFAULT, errno);
 
-	r = sys_futex(t, FUTEX_WAIT_PRIVATE, 42, &ts);
+	r = sys_futex(t2, FUTEX_WAIT_PRIVATE, FUTEX_VAL, &ts);
 	EXPECT_EQ(-1, r);
 	EXPECT_EQ(self->on ? ETIMEDOUT : EFAULT, errno);
 
-	r = sys_futex(t, FUTEX_WAKE_PRIVATE, 1, NULL);
 	if (self->on) {
-		EXPECT_EQ(0, r);
-	} else {
-		EXPECT_EQ(-1, r);
-		EXPECT_EQ(EFAULT, errno);
+		/* a waiter on one alias, woken through another one */
+		futex_cross_wake(_metadata, "tag -> other tag", t1, t2, true);
+		futex_cross_wake(_metadata, "tag -> untagged", t1, &word, true);
+		futex_cross_wake(_metadata, "untagged -> tag", &word, t2, true);
+		/* the same with the shared ops (get_user_pages_fast() on the address) */
+		futex_cross_wake(_metadata, "shared: tag -> other tag", t2, t1, false);
+		futex_cross_wake(_metadata, "shared: tag -> untagged", t1, &word, false);
+		return;
 	}
+
+	/*
+	 * Without LAM a tagged pointer is refused even with a waiter blocked on
+	 * the word, and does not wake it; the untagged address does.  The
+	 * private wake uses t2 (bit 62 set: not canonical under any paging
+	 * mode): a private FUTEX_WAKE does not touch the word, so a U48 tag 1
+	 * under 5-level paging (an unmapped user address) would just wake 0.
+	 * The shared wake looks the page up: EFAULT either way.
+	 */
+	ASSERT_EQ(0, pthread_create(&th, NULL, futex_waiter_fn, &w));
+	usleep(100 * 1000);	/* most likely queued by now; checked below */
+	r = sys_futex(t2, FUTEX_WAKE_PRIVATE, 1, NULL);
+	EXPECT_EQ(-1, r) TH_LOG("FUTEX_WAKE_PRIVATE via %p: %ld", t2, r);
+	EXPECT_EQ(EFAULT, errno);
+	r = sys_futex(t1, FUTEX_WAKE, 1, NULL);
+	EXPECT_EQ(-1, r) TH_LOG("FUTEX_WAKE via %p: %ld", t1, r);
+	EXPECT_EQ(EFAULT, errno);
+	r = futex_wake_one(&word, FUTEX_WAKE_PRIVATE, &w);
+	EXPECT_EQ(1, r) TH_LOG("the untagged wake found no waiter (%ld)", r);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, w.rc) TH_LOG("the waiter: %s", w.rc ? strerror(w.err) : "woken");
 }
 
 /* ---- io_uring, raw syscalls ---- */
@@ -531,20 +641,24 @@ TEST_F(lam, mm_mlock_munlock)
 	EXPECT_EQ(WANT_RC(self), munlock(lam_tag(p, self->mode, 1), PAGE_SZ));
 }
 
+/* mincore() writes 0 or 1 per page: VEC_UNSET shows that it did not write */
+#define VEC_UNSET	0xfe
+
 TEST_F(lam, mm_mincore)
 {
-	unsigned char vec[2] = { 0xff, 0xff };
+	unsigned char vec[2] = { VEC_UNSET, VEC_UNSET };
 	char *p;
 
 	lam_go(_metadata, self, variant, false);
 	p = map_pages(_metadata, 2);
 	EXPECT_EQ(WANT_RC(self), mincore(lam_tag(p, self->mode, 0), 2 * PAGE_SZ, vec));
-	if (self->on) {
-		EXPECT_EQ(1, vec[0] & 1);
-		EXPECT_EQ(1, vec[1] & 1);
-	}
+	/* both pages are resident (written by map_pages) */
+	EXPECT_EQ(self->on ? 1 : VEC_UNSET, vec[0]);
+	EXPECT_EQ(self->on ? 1 : VEC_UNSET, vec[1]);
 	/* a tagged vector pointer */
+	vec[0] = VEC_UNSET;
 	EXPECT_EQ(WANT_RC(self), mincore(p, PAGE_SZ, lam_tag(vec, self->mode, 0)));
+	EXPECT_EQ(self->on ? 1 : VEC_UNSET, vec[0]);
 }
 
 TEST_F(lam, mm_msync)

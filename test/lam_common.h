@@ -51,7 +51,11 @@ static inline int lam_get_max_bits(unsigned long *bits)
 	return syscall(SYS_arch_prctl, ARCH_GET_MAX_TAG_BITS, bits) ? errno : 0;
 }
 
-/* Current untag mask; ~0 if the call fails (LAM=n kernel) */
+/*
+ * Current untag mask; ~0 if the call fails.  It cannot tell a failing call
+ * from "no LAM": the guest tests do not use it (they check the call's errno
+ * with lam_mask_is() or EXPECT_UNTAG_MASK()); test/crosscheck/ still does.
+ */
 static inline unsigned long lam_mask_now(void)
 {
 	unsigned long m = LAM_MASK_NONE;
@@ -60,6 +64,43 @@ static inline unsigned long lam_mask_now(void)
 		return LAM_MASK_NONE;
 	return m;
 }
+
+/*
+ * ARCH_GET_UNTAG_MASK as the table predicts it: the call returns the errno
+ * exp_get_mask_rc() (EINVAL on a CONFIG_X86_LAM=n kernel), and when it
+ * succeeds the mask is @want.  For code outside the harness's macros
+ * (children, threads); *@rc and *@mask (may be NULL) report what was seen.
+ */
+static inline bool lam_mask_is(unsigned long want, int *rc, unsigned long *mask)
+{
+	unsigned long m = 0x5a5a5a5aUL;	/* not a mask the kernel can report */
+	int r = lam_get_mask(&m);
+
+	if (rc)
+		*rc = r;
+	if (mask)
+		*mask = m;
+	return r == exp_get_mask_rc() && (r != 0 || m == want);
+}
+
+/*
+ * The same inside a harness test (needs _metadata and kselftest_harness.h
+ * at the point of use): the errno is asserted on its own, so that a broken
+ * call is not mistaken for "no LAM".  @fmt (a string literal) and its
+ * arguments name the call site in the log.
+ */
+#define EXPECT_UNTAG_MASK(want, fmt, ...) do {				\
+	unsigned long __lam_m = 0x5a5a5a5aUL;					\
+	int __lam_rc = lam_get_mask(&__lam_m);					\
+										\
+	EXPECT_EQ(exp_get_mask_rc(), __lam_rc)					\
+		TH_LOG("ARCH_GET_UNTAG_MASK: %s (" fmt ")",			\
+		       __lam_rc ? strerror(__lam_rc) : "ok", ##__VA_ARGS__);	\
+	if (__lam_rc == 0 && exp_get_mask_rc() == 0) {				\
+		EXPECT_EQ((unsigned long)(want), __lam_m)			\
+			TH_LOG("untag mask (" fmt ")", ##__VA_ARGS__);		\
+	}									\
+} while (0)
 
 /*
  * Tag layouts.  nbits 1..6 -> U57 (bits 62:57), 7..15 -> U48 (bits 62:48).

@@ -6,6 +6,7 @@
  * Expected results come from lam_expect.h (facts given by the runner).
  */
 #include "lam_common.h"
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
@@ -41,9 +42,10 @@ FIXTURE_VARIANT(high_first) {
 FIXTURE_VARIANT_ADD(high_first, hint) { .addr = HIGH_HINT, .flags = 0 };
 FIXTURE_VARIANT_ADD(high_first, fixed) { .addr = HIGH_ADDR, .flags = MAP_FIXED_NOREPLACE };
 
-TEST_F(high_first, then_enable_u48)
+/* the variant's mapping above 47 bits: there iff the table says it can be */
+static void *map_high_checked(struct __test_metadata *_metadata,
+			      const FIXTURE_VARIANT(high_first) *variant)
 {
-	unsigned long bits = 0x1234;
 	void *p = map_at(variant->addr, variant->flags);
 
 	if (variant->flags) {
@@ -52,12 +54,20 @@ TEST_F(high_first, then_enable_u48)
 		ASSERT_NE(MAP_FAILED, p);
 		EXPECT_EQ(exp_high_map(false), is_high(p)) TH_LOG("hint mapping at %p", p);
 	}
+	return p;
+}
+
+TEST_F(high_first, then_enable_u48)
+{
+	unsigned long bits = 0x1234;
+	void *p = map_high_checked(_metadata, variant);
+
 	/* GET_MAX_TAG_BITS accounts for the high mapping */
 	EXPECT_EQ(exp_max_tag_bits_rc(), lam_get_max_bits(&bits));
 	if (exp_max_tag_bits_rc() == 0)
 		EXPECT_EQ(exp_max_tag_bits(true), bits);
 	EXPECT_EQ(exp_enable(U48_NBITS, LAM_FRESH, true), lam_enable(U48_NBITS));
-	EXPECT_EQ(exp_mask_after(U48_NBITS, LAM_FRESH, true), lam_mask_now());
+	EXPECT_UNTAG_MASK(exp_mask_after(U48_NBITS, LAM_FRESH, true), "after enable");
 	/* the high mapping (if any) is still usable */
 	if (p != MAP_FAILED)
 		EXPECT_EQ(0, lam_probe_write(p, p, 3));
@@ -66,10 +76,11 @@ TEST_F(high_first, then_enable_u48)
 /* U57 is not affected by high mappings */
 TEST_F(high_first, then_enable_u57)
 {
-	void *p = map_at(variant->addr, variant->flags);
+	void *p = map_high_checked(_metadata, variant);
 	int want = exp_enable(6, LAM_FRESH, true);
 
 	EXPECT_EQ(want, lam_enable(6));
+	EXPECT_UNTAG_MASK(exp_mask_after(6, LAM_FRESH, true), "after enable");
 	if (p != MAP_FAILED)
 		EXPECT_EQ(want == 0 ? 0 : SIGSEGV,
 			  lam_probe_write(lam_tag(p, &lam_u57, 0), p, 4));
@@ -78,12 +89,12 @@ TEST_F(high_first, then_enable_u57)
 /* "anything mapped above": once unmapped, U48 is possible again */
 TEST_F(high_first, unmap_then_enable_u48)
 {
-	void *p = map_at(variant->addr, variant->flags);
+	void *p = map_high_checked(_metadata, variant);
 
 	if (p != MAP_FAILED)
 		ASSERT_EQ(0, munmap(p, PAGE_SZ));
 	EXPECT_EQ(exp_enable(U48_NBITS, LAM_FRESH, false), lam_enable(U48_NBITS));
-	EXPECT_EQ(exp_mask_after(U48_NBITS, LAM_FRESH, false), lam_mask_now());
+	EXPECT_UNTAG_MASK(exp_mask_after(U48_NBITS, LAM_FRESH, false), "after enable");
 }
 
 /* ---- U48 first, then high mappings ---- */
@@ -115,11 +126,16 @@ TEST_F(u48_first, high_hint_falls_below)
 
 TEST_F(u48_first, map_fixed_high_fails)
 {
+	bool high = exp_high_map(self->u48_on);
 	void *p = map_at(HIGH_ADDR, MAP_FIXED_NOREPLACE);
 
-	EXPECT_EQ(exp_high_map(self->u48_on) ? (void *)HIGH_ADDR : MAP_FAILED, p);
+	EXPECT_EQ(high ? (void *)HIGH_ADDR : MAP_FAILED, p);
+	if (!high)
+		EXPECT_EQ(ENOMEM, errno) TH_LOG("MAP_FIXED_NOREPLACE above 47 bits");
 	p = map_at(HIGH_ADDR + 16 * PAGE_SZ, MAP_FIXED);
-	EXPECT_EQ(exp_high_map(self->u48_on) ? (void *)(HIGH_ADDR + 16 * PAGE_SZ) : MAP_FAILED, p);
+	EXPECT_EQ(high ? (void *)(HIGH_ADDR + 16 * PAGE_SZ) : MAP_FAILED, p);
+	if (!high)
+		EXPECT_EQ(ENOMEM, errno) TH_LOG("MAP_FIXED above 47 bits");
 }
 
 TEST_F(u48_first, mremap_to_high_fails)
@@ -135,13 +151,67 @@ TEST_F(u48_first, mremap_to_high_fails)
 	}
 }
 
+/*
+ * mmap(NULL) never goes above 47 bits, U48 or not: only a hint above 47
+ * bits asks for the high part of the 57-bit space.  Hints of several sizes
+ * and kinds of mapping (anonymous, shmem, file), then many mappings with
+ * one hint: where high mappings are possible each lands at its hint (or,
+ * once the hint is taken, elsewhere above 47 bits); in U48 mode (and under
+ * 4-level paging) all of them stay below 1 << 47.
+ */
+static const struct {
+	const char *what;
+	unsigned long hint;
+	unsigned long len;
+	int flags;		/* MAP_PRIVATE or MAP_SHARED */
+	bool file;		/* map /proc/self/exe, else anonymous */
+} high_hints[] = {
+	{ "anon, at 1 << 47", WINDOW_47, PAGE_SZ, MAP_PRIVATE, false },
+	{ "anon 1M", HIGH_HINT, 1UL << 20, MAP_PRIVATE, false },
+	{ "shmem 2M", HIGH_HINT + (1UL << 30), 2UL << 20, MAP_SHARED, false },
+	{ "anon, at 1 << 55", 1UL << 55, 4 * PAGE_SZ, MAP_PRIVATE, false },
+	{ "anon, top of 56 bits", (1UL << 56) - (4UL << 20), 1UL << 20, MAP_PRIVATE, false },
+	{ "file", HIGH_HINT + (2UL << 30), PAGE_SZ, MAP_PRIVATE, true },
+};
+
+#define NHIGH_HINTS	(sizeof(high_hints) / sizeof(high_hints[0]))
+
 TEST_F(u48_first, many_mappings_stay_below)
 {
-	for (int i = 0; i < 64; i++) {
-		void *p = mmap(NULL, 1 << 20, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	bool high = exp_high_map(self->u48_on);
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	for (unsigned int i = 0; i < NHIGH_HINTS; i++) {
+		unsigned long hint = high_hints[i].hint;
+		bool file = high_hints[i].file;
+		unsigned char *p;
+
+		p = mmap((void *)hint, high_hints[i].len,
+			 file ? PROT_READ : PROT_READ | PROT_WRITE,
+			 high_hints[i].flags | (file ? 0 : MAP_ANONYMOUS), file ? fd : -1, 0);
+		ASSERT_NE(MAP_FAILED, p) TH_LOG("%s: %s", high_hints[i].what, strerror(errno));
+		EXPECT_EQ(high, is_high(p)) TH_LOG("%s: hint %#lx, mapped at %p",
+						   high_hints[i].what, hint, p);
+		if (high)
+			EXPECT_EQ((void *)hint, p) TH_LOG("%s", high_hints[i].what);
+		/* and it is usable where it landed */
+		if (file) {
+			EXPECT_EQ(0, memcmp(p, "\177ELF", 4)) TH_LOG("%s", high_hints[i].what);
+		} else {
+			EXPECT_EQ(0, lam_probe_write(p + high_hints[i].len - 1,
+						     p + high_hints[i].len - 1, 0x11 + i))
+				TH_LOG("%s at %p", high_hints[i].what, p);
+		}
+	}
+	close(fd);
+
+	for (int i = 0; i < 32; i++) {
+		void *p = map_at(HIGH_HINT + (3UL << 30), 0);
 
 		ASSERT_NE(MAP_FAILED, p);
-		EXPECT_FALSE(is_high(p));
+		EXPECT_EQ(high, is_high(p))
+			TH_LOG("mapping %d with a hint above 47 bits: %p", i, p);
 	}
 }
 
@@ -169,10 +239,12 @@ TEST_F(u48_first, fork_child_no_high)
 static int highmap_after_exec(int argc, char **argv)
 {
 	void *p = map_at(HIGH_HINT, 0);
+	unsigned long m = 0x5a5a5a5aUL;
+	int rc = lam_get_mask(&m);
 
 	(void)argc;
 	(void)argv;
-	printf("mask=%#lx map=%p\n", lam_mask_now(), p);
+	printf("getmask=%d mask=%#lx map=%p\n", rc, m, p);
 	fflush(stdout);
 	return 0;
 }
@@ -182,7 +254,7 @@ TEST_F(u48_first, execve_allows_high_again)
 	char out[128] = "";
 	unsigned long mask = 0;
 	void *p = NULL;
-	int fds[2], status;
+	int fds[2], status, rc = -99;
 	ssize_t len;
 	pid_t pid;
 
@@ -199,8 +271,14 @@ TEST_F(u48_first, execve_allows_high_again)
 	ASSERT_LT(0, len);
 	out[len] = 0;
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_EQ(2, sscanf(out, "mask=%lx map=%p", &mask, &p)) TH_LOG("report: %s", out);
-	EXPECT_EQ(LAM_MASK_NONE, mask);
+	EXPECT_EQ(0, status);
+	ASSERT_EQ(3, sscanf(out, "getmask=%d mask=%lx map=%p", &rc, &mask, &p))
+		TH_LOG("report: %s", out);
+	EXPECT_EQ(exp_get_mask_rc(), rc) TH_LOG("ARCH_GET_UNTAG_MASK after execve");
+	if (exp_get_mask_rc() == 0 && rc == 0)
+		EXPECT_EQ(LAM_MASK_NONE, mask);
+	/* MAP_FAILED would look "high" */
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("the mapping after execve failed");
 	EXPECT_EQ(exp_high_map(false), is_high(p)) TH_LOG("after exec: %p", p);
 }
 
