@@ -74,7 +74,7 @@ demo: emulator
 	if [[ $$q != - && -x $$q ]]; then cpu=lam; \
 		echo "== booting $(DEFAULT_VARIANT) on the LAM emulator ($$q, --cpu lam) and running /bin/lam-demo"; \
 	else cpu=nolam; q=; \
-		echo "this machine's QEMU has no LAM emulator; showing the LAM-less path"; \
+		echo "LAM_NO_EMULATOR is set: showing the LAM-less path"; \
 		echo "== booting $(DEFAULT_VARIANT) on stock QEMU (--cpu nolam) and running /bin/lam-demo"; \
 	fi; \
 	expect=; [[ $$cpu == lam ]] && expect=--expect-lam; \
