@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lam_access: dereferencing tagged pointers and passing them to syscalls
- * (read/write/readv/writev/uname/futex/io_uring incl. fixed buffers, the
- * mm syscalls on tagged addresses), with LAM_U57, LAM_U48 and without LAM.
+ * (read/write/readv/writev/uname/open/futex private and shared/io_uring
+ * incl. fixed buffers/trace_marker, which copies with
+ * copy_from_user_nofault()/the mm syscalls on tagged addresses), kernel
+ * addresses refused whatever the mode, with LAM_U57, LAM_U48 and without LAM.
  * Expected results come from lam_expect.h (facts given by the runner).
  */
 #include "lam_common.h"
@@ -11,6 +13,7 @@
 #include <linux/io_uring.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -380,7 +383,6 @@ TEST_F_TIMEOUT(lam, syscall_futex, 60)
 	pthread_t th;
 	long r;
 
-	/* enable first: a thread would make the mm's LAM mode final (EBUSY) */
 	lam_go(_metadata, self, variant, false);
 	t1 = lam_tag(&word, self->mode, 1);
 	t2 = lam_tag(&word, self->mode, 0);	/* all tag bits set: not t1's tag */
@@ -388,11 +390,11 @@ TEST_F_TIMEOUT(lam, syscall_futex, 60)
 	/* value mismatch: the kernel must read the word through the tagged pointer */
 	r = sys_futex(t2, FUTEX_WAIT_PRIVATE, FUTEX_VAL - 1, NULL);
 	EXPECT_EQ(-1, r);
-	EXPECT_EQ(self->on ? EAGAIN : EFAULT, errno);
+	EXPECT_EQ(exp_ptr_errno(LAM_PTR_TAGGED, self->on) ?: EAGAIN, errno);
 
 	r = sys_futex(t2, FUTEX_WAIT_PRIVATE, FUTEX_VAL, &ts);
 	EXPECT_EQ(-1, r);
-	EXPECT_EQ(self->on ? ETIMEDOUT : EFAULT, errno);
+	EXPECT_EQ(exp_ptr_errno(LAM_PTR_TAGGED, self->on) ?: ETIMEDOUT, errno);
 
 	if (self->on) {
 		/* a waiter on one alias, woken through another one */
@@ -425,6 +427,195 @@ TEST_F_TIMEOUT(lam, syscall_futex, 60)
 	EXPECT_EQ(1, r) TH_LOG("the untagged wake found no waiter (%ld)", r);
 	ASSERT_EQ(0, pthread_join(th, NULL));
 	EXPECT_EQ(0, w.rc) TH_LOG("the waiter: %s", w.rc ? strerror(w.err) : "woken");
+}
+
+/*
+ * A shared futex (no FUTEX_PRIVATE_FLAG) on a MAP_SHARED|MAP_ANONYMOUS page:
+ * its key is the page's (shmem inode and offset), not the mm's address;
+ * under LAM every alias of the word names the same futex.
+ */
+TEST_F_TIMEOUT(lam, syscall_futex_shared_mapping, 60)
+{
+	struct futex_waiter w = { .op = FUTEX_WAIT, .rc = -2 };
+	int *word, *t1, *t2, want;
+	pthread_t th;
+	long r;
+
+	lam_go(_metadata, self, variant, false);
+	word = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, word);
+	*word = FUTEX_VAL;
+	t1 = lam_tag(word, self->mode, 1);
+	t2 = lam_tag(word, self->mode, 0);	/* all tag bits set: not t1's tag */
+	want = exp_ptr_errno(LAM_PTR_TAGGED, self->on);
+
+	/* the kernel reads the word through the tagged pointer */
+	r = sys_futex(t1, FUTEX_WAIT, FUTEX_VAL - 1, NULL);
+	EXPECT_EQ(-1, r);
+	EXPECT_EQ(want ?: EAGAIN, errno) TH_LOG("shared FUTEX_WAIT via %p, wrong value", t1);
+
+	if (!want) {
+		futex_cross_wake(_metadata, "shared mapping: tag -> other tag", t1, t2, false);
+		futex_cross_wake(_metadata, "shared mapping: tag -> untagged", t2, word, false);
+		futex_cross_wake(_metadata, "shared mapping: untagged -> tag", word, t1, false);
+		futex_cross_wake(_metadata, "shared mapping, private ops: tag -> untagged",
+				 t1, word, true);
+		EXPECT_EQ(0, munmap(word, PAGE_SZ));
+		return;
+	}
+
+	/*
+	 * Without LAM: a waiter blocked on the untagged word; the tagged
+	 * shared wakes are refused (t2 is not canonical, t1 is not mapped or
+	 * not canonical: the page lookup fails either way) and wake nobody;
+	 * the untagged one wakes it.
+	 */
+	w.uaddr = word;
+	ASSERT_EQ(0, pthread_create(&th, NULL, futex_waiter_fn, &w));
+	usleep(100 * 1000);	/* most likely queued by now; checked below */
+	r = sys_futex(t2, FUTEX_WAKE, 1, NULL);
+	EXPECT_EQ(-1, r) TH_LOG("shared FUTEX_WAKE via %p: %ld", t2, r);
+	EXPECT_EQ(want, errno);
+	r = sys_futex(t1, FUTEX_WAKE, 1, NULL);
+	EXPECT_EQ(-1, r) TH_LOG("shared FUTEX_WAKE via %p: %ld", t1, r);
+	EXPECT_EQ(want, errno);
+	r = futex_wake_one(word, FUTEX_WAKE, &w);
+	EXPECT_EQ(1, r) TH_LOG("the untagged shared wake found no waiter (%ld)", r);
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(0, w.rc) TH_LOG("the waiter: %s", w.rc ? strerror(w.err) : "woken");
+	EXPECT_EQ(0, munmap(word, PAGE_SZ));
+}
+
+/* ---- kernel addresses: refused whatever the mode ---- */
+
+TEST_F(lam, kernel_addresses_efault)
+{
+	static const unsigned long kaddr[] = { 0xffffffff81000000UL, 0xffff888000000000UL };
+	int want, fds[2];
+	char buf[8] = "";
+	ssize_t r;
+
+	lam_go(_metadata, self, variant, false);
+	want = exp_ptr_errno(LAM_PTR_KERNEL, self->on);
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(4, write(fds[1], "abcd", 4));
+	for (unsigned int i = 0; i < sizeof(kaddr) / sizeof(kaddr[0]); i++) {
+		void *k = (void *)kaddr[i];
+
+		errno = 0;
+		r = read(fds[0], k, 4);
+		EXPECT_EQ(want ? -1 : 4, r) TH_LOG("read() into %p", k);
+		EXPECT_EQ(want, errno) TH_LOG("read() into %p: %s", k, strerror(errno));
+		errno = 0;
+		r = write(fds[1], k, 4);
+		EXPECT_EQ(want ? -1 : 4, r) TH_LOG("write() from %p", k);
+		EXPECT_EQ(want, errno) TH_LOG("write() from %p: %s", k, strerror(errno));
+		errno = 0;
+		EXPECT_EQ(want ? -1 : 0, uname(k)) TH_LOG("uname(%p)", k);
+		EXPECT_EQ(want, errno) TH_LOG("uname(%p): %s", k, strerror(errno));
+	}
+	/* the failed reads consumed nothing */
+	EXPECT_EQ(4, read(fds[0], buf, 4));
+	EXPECT_STREQ("abcd", buf);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* ---- a path string at a tagged address ---- */
+
+TEST_F(lam, syscall_open_tagged_path)
+{
+	char path[] = "/tmp/lam_open_XXXXXX", none[] = "/tmp/lam_open_none/x";
+	struct stat st, st2;
+	int fd, tfd, want;
+
+	lam_go(_metadata, self, variant, false);
+	want = exp_ptr_errno(LAM_PTR_TAGGED, self->on);
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd) TH_LOG("mkstemp: %s", strerror(errno));
+	ASSERT_EQ(0, fstat(fd, &st));
+
+	errno = 0;
+	tfd = open(lam_tag(path, self->mode, 0x2a), O_RDONLY);
+	if (!want) {
+		EXPECT_LE(0, tfd) TH_LOG("open() of a tagged path: %s", strerror(errno));
+		if (tfd >= 0) {
+			ASSERT_EQ(0, fstat(tfd, &st2));
+			EXPECT_EQ(st.st_ino, st2.st_ino) TH_LOG("opened another file");
+			close(tfd);
+		}
+	} else {
+		EXPECT_EQ(-1, tfd);
+		EXPECT_EQ(want, errno) TH_LOG("open() of a tagged path: %s", strerror(errno));
+	}
+
+	errno = 0;
+	EXPECT_EQ(-1, open(lam_tag(none, self->mode, 0), O_RDONLY));
+	EXPECT_EQ(want ?: ENOENT, errno) TH_LOG("open() of a tagged missing path: %s",
+						 strerror(errno));
+	unlink(path);
+	close(fd);
+}
+
+/*
+ * copy_from_user_nofault() (tracing, perf, BPF): a write() to tracefs's
+ * trace_marker copies the buffer with it.  With LAM the tagged buffer's
+ * text reaches the trace; without, the write is EFAULT and the text is not
+ * there (6.1 logs "<faulted>" instead).
+ */
+static int read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n, got = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < size - 1 && (n = read(fd, buf + got, size - 1 - got)) > 0)
+		got += n;
+	buf[got] = 0;
+	close(fd);
+	return got;
+}
+
+TEST_F(lam, syscall_trace_marker_nofault)
+{
+	static char trace[1 << 16];
+	const char *dir = "/sys/kernel/tracing";
+	char msg[64], *buf;
+	int fd, want, len;
+	ssize_t r;
+
+	lam_go(_metadata, self, variant, false);
+	want = exp_ptr_errno(LAM_PTR_TAGGED, self->on);
+	if (mount("tracefs", dir, "tracefs", 0, NULL) && errno != EBUSY)
+		ASSERT_EQ(0, errno) TH_LOG("mount tracefs on %s: %s", dir, strerror(errno));
+	fd = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+	ASSERT_LE(0, fd) TH_LOG("trace_marker: %s", strerror(errno));
+	/* the first marker of a boot can go missing: warm up, then clear */
+	EXPECT_EQ(6, write(fd, "warmup", 6));
+	close(open("/sys/kernel/tracing/trace", O_WRONLY | O_TRUNC));
+
+	len = snprintf(msg, sizeof(msg), "lam-marker-%d-%lu", getpid(), variant->nbits);
+	buf = malloc(64);
+	ASSERT_NE(NULL, buf);
+	memcpy(buf, msg, len + 1);
+	errno = 0;
+	r = write(fd, lam_tag(buf, self->mode, 0x2a), len);
+	if (!want) {
+		EXPECT_EQ(len, r) TH_LOG("tagged write to trace_marker: %s", strerror(errno));
+	} else {
+		EXPECT_EQ(-1, r);
+		EXPECT_EQ(want, errno) TH_LOG("tagged write to trace_marker: %s", strerror(errno));
+	}
+	/* untagged: always gets through (the trace works) */
+	EXPECT_EQ(9, write(fd, "lam-plain", 9));
+	close(fd);
+
+	ASSERT_LE(0, read_file("/sys/kernel/tracing/trace", trace, sizeof(trace)));
+	EXPECT_NE(NULL, strstr(trace, "lam-plain")) TH_LOG("the untagged marker is not in the trace");
+	EXPECT_EQ(!want, strstr(trace, msg) != NULL)
+		TH_LOG("\"%s\" %s in the trace", msg, want ? "unexpectedly" : "not");
+	free(buf);
 }
 
 /* ---- io_uring, raw syscalls ---- */

@@ -18,20 +18,44 @@
  *  LAM_LA57      the CPU enumerates LA57 (5-level paging)
  *  LAM_NCPU      number of CPUs the guest has
  *
- *  ARCH_ENABLE_TAGGED_ADDR(n)   (checks in mainline order)
+ *  ARCH_ENABLE_TAGGED_ADDR(n)   (checks in this order)
  *    !KERNEL                                   -> EINVAL
  *    !CPU                                      -> ENODEV
- *    already enabled / more than one CLONE_VM user of the mm  -> EBUSY
+ *    already enabled (also: inherited by fork) -> EBUSY
+ *    in a vfork child (on its parent's mm until execve/_exit) -> EBUSY
  *    n == 0 or n > 15                          -> EINVAL
  *    1..6                                      -> 0, U57
  *    7..15, !U48                               -> EINVAL
  *    7..15, U48, something mapped above 47 bits -> EBUSY
  *    7..15, U48                                -> 0, U48
+ *    Other threads or CLONE_VM processes (without CLONE_VFORK) on the mm
+ *    change nothing: the mode is the mm's, every thread of the process
+ *    gets it at once (also a thread that enables it for the main one).
+ *  fork: the child has the parent's mode; if LAM is on it cannot change it
+ *    (EBUSY).  execve: LAM off, may be enabled again.
  *  ARCH_GET_UNTAG_MASK     !KERNEL -> EINVAL; ~0 / ~GENMASK(62,57) / ~GENMASK(62,48)
- *  ARCH_GET_MAX_TAG_BITS   !KERNEL -> EINVAL; !CPU -> 0; U48 and nothing
- *                          mapped above 47 bits -> 15; else 6
+ *  ARCH_GET_MAX_TAG_BITS   !KERNEL -> EINVAL.  With LAM on it reports the
+ *    tag bits of the process's mode (6 for U57, 15 for U48); with LAM off it
+ *    reports the largest nr_bits ARCH_ENABLE_TAGGED_ADDR would accept at that
+ *    moment (15 if CONFIG_X86_LAM_U48 and nothing is mapped above 47 bits,
+ *    else 6), and 0 if ENABLE would accept none (CPU without LAM, or a vfork
+ *    child of a process without LAM).
+ *  The GET calls' destination: NULL, unmapped, read-only or a kernel-half
+ *    address -> EFAULT (EINVAL if !KERNEL); a tagged writable one -> written
+ *    when LAM is on, else EFAULT.
  *  /proc/PID/arch_status   "untag_mask:" line iff KERNEL
- *  /proc/PID/status        "untag_mask:" line right after "THP_enabled:" always
+ *  /proc/PID/status        "untag_mask:" line right after "THP_enabled:" iff
+ *                          KERNEL (guarded by CONFIG_X86_LAM: other
+ *                          architectures keep their format)
+ *  Syscall pointer arguments: untagged user address -> used; tagged (tag in
+ *    the enabled mode's bits) -> used iff LAM is on, else EFAULT; canonical
+ *    kernel-half address (0xffffffff81000000, 0xffff888000000000) -> EFAULT
+ *    whatever the mode.
+ *  Futexes: under LAM a futex is named by the memory, not the pointer:
+ *    FUTEX_WAIT through one alias (tagged or not) is woken by FUTEX_WAKE
+ *    through any other, for private futexes (FUTEX_PRIVATE_FLAG) and for
+ *    shared ones (no private flag, MAP_SHARED|MAP_ANONYMOUS page) alike.
+ *    Without LAM a tagged uaddr is EFAULT.
  *  5-level paging in use   5LEVEL && LA57
  *  mapping above 47 bits   possible iff 5-level paging in use and U48 not on
  */
@@ -122,9 +146,10 @@ static void lam_facts_init(int *argc, char **argv)
 
 /* What the process has done before the call whose result we predict. */
 enum lam_state {
-	LAM_FRESH,	/* single-threaded, LAM never enabled */
+	LAM_FRESH,	/* LAM never enabled on this mm (fork of such included) */
 	LAM_ENABLED,	/* a previous ARCH_ENABLE_TAGGED_ADDR succeeded (or fork of such) */
-	LAM_SHARED_MM,	/* another thread / CLONE_VM process uses the mm */
+	LAM_SHARED_MM,	/* LAM off, other threads / CLONE_VM (not vfork): as LAM_FRESH */
+	LAM_VFORK_CHILD, /* a vfork child, on its parent's mm until execve/_exit */
 };
 
 /* 5-level paging is in use: kernel supports it and the CPU has LA57 */
@@ -155,9 +180,21 @@ static inline unsigned long exp_mask_for(unsigned long nbits)
 	return LAM_MASK_NONE;
 }
 
+/* Tag bits of the mode ARCH_ENABLE_TAGGED_ADDR(nbits) selects (0: none) */
+static inline unsigned long exp_tag_bits_for(unsigned long nbits)
+{
+	if (nbits >= 1 && nbits <= 6)
+		return 6;
+	if (nbits >= 7 && nbits <= 15)
+		return 15;
+	return 0;
+}
+
 /*
  * errno of ARCH_ENABLE_TAGGED_ADDR(nbits) (0 = success).
  * @high_mapped: the process attempted a mapping above 47 bits before.
+ * Other threads (LAM_SHARED_MM) do not matter; a vfork child is refused
+ * before nbits is looked at, like a second enable.
  */
 static inline int exp_enable(unsigned long nbits, enum lam_state st, bool high_mapped)
 {
@@ -165,7 +202,7 @@ static inline int exp_enable(unsigned long nbits, enum lam_state st, bool high_m
 		return EINVAL;
 	if (!lam_facts.cpu)
 		return ENODEV;
-	if (st != LAM_FRESH)
+	if (st == LAM_ENABLED || st == LAM_VFORK_CHILD)
 		return EBUSY;
 	if (nbits == 0 || nbits > 15)
 		return EINVAL;
@@ -186,19 +223,80 @@ static inline unsigned long exp_mask_after(unsigned long nbits, enum lam_state s
 						       : LAM_MASK_NONE;
 }
 
+/*
+ * The mode after trying ARCH_ENABLE_TAGGED_ADDR(nbits): @nbits if the call
+ * succeeds, else 0 (LAM off).  What exp_max_tag_bits_of() takes.
+ */
+static inline unsigned long exp_mode_after(unsigned long nbits, enum lam_state st,
+					   bool high_mapped)
+{
+	return exp_enable(nbits, st, high_mapped) == 0 ? nbits : 0;
+}
+
 /* errno of ARCH_GET_MAX_TAG_BITS, and the value it reports */
 static inline int exp_max_tag_bits_rc(void)
 {
 	return lam_facts.kernel ? 0 : EINVAL;
 }
 
-static inline unsigned long exp_max_tag_bits(bool high_mapped)
+/*
+ * ARCH_GET_MAX_TAG_BITS: with LAM on it reports the tag bits of the
+ * process's mode (6 for U57, 15 for U48); with LAM off it reports the
+ * largest nr_bits ARCH_ENABLE_TAGGED_ADDR would accept at that moment (15
+ * if CONFIG_X86_LAM_U48 and nothing is mapped above 47 bits, else 6), and 0
+ * if ENABLE would accept none (CPU without LAM, or a vfork child of a
+ * process without LAM).
+ * @mode_nbits: the nr_bits the mm's mode was enabled with (0: LAM off; see
+ * exp_mode_after()), @st: the caller's state, @high_mapped: as exp_enable().
+ */
+static inline unsigned long exp_max_tag_bits_of(unsigned long mode_nbits,
+						enum lam_state st, bool high_mapped)
 {
-	if (!lam_facts.cpu)
+	if (mode_nbits)
+		return exp_tag_bits_for(mode_nbits);
+	if (!lam_facts.cpu || st == LAM_VFORK_CHILD)
 		return 0;
 	if (lam_facts.u48 && !(high_mapped && exp_high_map(false)))
 		return 15;
 	return 6;
+}
+
+/* The same for a process that has not enabled LAM and is no vfork child */
+static inline unsigned long exp_max_tag_bits(bool high_mapped)
+{
+	return exp_max_tag_bits_of(0, LAM_FRESH, high_mapped);
+}
+
+/* Where the destination of ARCH_GET_UNTAG_MASK / ARCH_GET_MAX_TAG_BITS points */
+enum lam_dest {
+	LAM_DEST_OK,		/* writable, untagged */
+	LAM_DEST_BAD,		/* NULL, unmapped, read-only, kernel half */
+	LAM_DEST_TAGGED,	/* writable, tagged in the bits of the enabled mode */
+};
+
+/* errno of ARCH_GET_UNTAG_MASK / ARCH_GET_MAX_TAG_BITS for @d (@lam_on: LAM on) */
+static inline int exp_get_dest_rc(enum lam_dest d, bool lam_on)
+{
+	if (!lam_facts.kernel)
+		return EINVAL;
+	if (d == LAM_DEST_BAD || (d == LAM_DEST_TAGGED && !lam_on))
+		return EFAULT;
+	return 0;
+}
+
+/* A pointer argument of a syscall (read, write, uname, open, futex, ...) */
+enum lam_ptr {
+	LAM_PTR_PLAIN,		/* untagged user address */
+	LAM_PTR_TAGGED,		/* tag in the bits of the enabled mode */
+	LAM_PTR_KERNEL,		/* canonical kernel-half address */
+};
+
+/* errno of a syscall given such a pointer (0: the memory is used) */
+static inline int exp_ptr_errno(enum lam_ptr p, bool lam_on)
+{
+	if (p == LAM_PTR_KERNEL || (p == LAM_PTR_TAGGED && !lam_on))
+		return EFAULT;
+	return 0;
 }
 
 /* /proc/PID/arch_status has an "untag_mask:" line */
@@ -207,10 +305,10 @@ static inline bool exp_arch_status_line(void)
 	return lam_facts.kernel;
 }
 
-/* /proc/PID/status has "untag_mask:" right after "THP_enabled:" */
+/* /proc/PID/status has "untag_mask:" right after "THP_enabled:" (CONFIG_X86_LAM only) */
 static inline bool exp_status_line(void)
 {
-	return true;
+	return lam_facts.kernel;
 }
 
 #endif /* LAM_EXPECT_H */

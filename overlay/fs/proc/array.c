@@ -449,7 +449,8 @@ int proc_pid_status(struct seq_file *m, struct pid_namespace *ns,
 		task_mem(m, mm);
 		task_core_dumping(m, task);
 		task_thp_status(m, mm);
-		task_untag_mask(m, mm);
+		if (IS_ENABLED(CONFIG_X86_LAM))
+			task_untag_mask(m, mm);
 		mmput(mm);
 	}
 	task_sig(m, task);

@@ -118,6 +118,17 @@ extern int mmap_rnd_compat_bits __read_mostly;
 #define untagged_addr_remote(mm, addr)	((void)(mm), untagged_addr(addr))
 #endif
 
+/*
+ * Where 6.1 untags on no architecture but x86 LAM must (access by address
+ * to another process's memory, nofault copies, private futex keys): the
+ * identity unless the architecture defines them, so that nothing changes
+ * elsewhere.
+ */
+#ifndef lam_untagged_addr
+#define lam_untagged_addr(addr)			(addr)
+#define lam_untagged_addr_remote(mm, addr)	((void)(mm), (addr))
+#endif
+
 #ifndef __pa_symbol
 #define __pa_symbol(x)  __pa(RELOC_HIDE((unsigned long)(x), 0))
 #endif

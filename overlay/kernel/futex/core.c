@@ -221,7 +221,7 @@ int get_futex_key(u32 __user *uaddr, bool fshared, union futex_key *key,
 		  enum futex_access rw)
 {
 	/* The key names the memory, not the pointer: drop any LAM tag */
-	unsigned long address = (unsigned long)untagged_addr(uaddr);
+	unsigned long address = (unsigned long)lam_untagged_addr(uaddr);
 	struct mm_struct *mm = current->mm;
 	struct page *page, *tail;
 	struct address_space *mapping;

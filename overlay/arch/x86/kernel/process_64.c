@@ -40,6 +40,7 @@
 #include <linux/ftrace.h>
 #include <linux/syscalls.h>
 #include <linux/compat.h>
+#include <linux/ioasid.h>
 
 #include <asm/processor.h>
 #include <asm/pkru.h>
@@ -762,6 +763,15 @@ static void enable_lam_func(void *info)
 	cpu_tlbstate_update_lam(lam, mm_untag_mask(mm));
 }
 
+static bool mm_has_pasid(struct mm_struct *mm)
+{
+#ifdef CONFIG_IOMMU_SVA
+	return pasid_valid(READ_ONCE(mm->pasid));
+#else
+	return false;
+#endif
+}
+
 /* LAM_U48 takes the bits above 47: nothing may be mapped there. */
 static bool lam_u48_allowed(struct mm_struct *mm)
 {
@@ -769,9 +779,29 @@ static bool lam_u48_allowed(struct mm_struct *mm)
 	return !find_vma(mm, DEFAULT_MAP_WINDOW);
 }
 
+/*
+ * The most tag bits that ARCH_ENABLE_TAGGED_ADDR would grant @task now,
+ * with LAM still off: 0 in a vfork() child, which borrows its parent's
+ * address space and may not change the parent's mode.
+ */
+static unsigned long lam_max_enable_bits(struct task_struct *task,
+					 struct mm_struct *mm)
+{
+	if (task->vfork_done)
+		return 0;
+	if (IS_ENABLED(CONFIG_X86_LAM_U48) && lam_u48_allowed(mm))
+		return LAM_U48_BITS;
+	return LAM_U57_BITS;
+}
+
+/*
+ * Enable LAM for the whole process, whatever number of threads it has:
+ * every CPU that runs it switches before this returns.  Once on, the mode
+ * never changes; fork() children inherit it and execve() resets it.
+ */
 static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 {
-	unsigned long lam, untag_mask;
+	unsigned long lam, untag_mask, max_bits;
 	int ret = 0;
 
 	if (!cpu_feature_enabled(X86_FEATURE_LAM))
@@ -784,8 +814,12 @@ static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 	if (mmap_write_lock_killable(mm))
 		return -EINTR;
 
-	/* Already enabled, or the mm has more than one thread */
-	if (test_bit(MM_LAM_LOCKED, &mm->context.lam_flags)) {
+	/*
+	 * Already on (or inherited), a vfork() child, or a device shares the
+	 * page tables (SVA: it would not untag; see intel_svm_alloc_pasid())
+	 */
+	max_bits = lam_max_enable_bits(current, mm);
+	if (mm->context.lam_cr3_mask || !max_bits || mm_has_pasid(mm)) {
 		ret = -EBUSY;
 		goto out;
 	}
@@ -795,7 +829,7 @@ static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 		untag_mask = ~GENMASK(62, 57);
 	} else if (IS_ENABLED(CONFIG_X86_LAM_U48) &&
 		   nr_bits > LAM_U57_BITS && nr_bits <= LAM_U48_BITS) {
-		if (!lam_u48_allowed(mm)) {
+		if (max_bits < LAM_U48_BITS) {
 			ret = -EBUSY;
 			goto out;
 		}
@@ -808,9 +842,12 @@ static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 
 	WRITE_ONCE(mm->context.untag_mask, untag_mask);
 	WRITE_ONCE(mm->context.lam_cr3_mask, lam);
-	set_bit(MM_LAM_LOCKED, &mm->context.lam_flags);
 
-	/* Pairs with cpumask_set_cpu() before mm_lam_cr3_mask() in switch_mm */
+	/*
+	 * Pairs with the locked cpumask_set_cpu() before mm_lam_cr3_mask() in
+	 * switch_mm_irqs_off(): a CPU that switches to @mm now either reads
+	 * the new mode or is in mm_cpumask() here and gets the IPI.
+	 */
 	smp_mb();
 	on_each_cpu_mask(mm_cpumask(mm), enable_lam_func, mm, true);
 out:
@@ -818,21 +855,25 @@ out:
 	return ret;
 }
 
-/* The most tag bits that @mm could have: what HWASan asks first. */
-static int prctl_get_max_tag_bits(struct mm_struct *mm,
+/*
+ * With LAM on: the tag bits of the mode.  With LAM off: the most that
+ * ARCH_ENABLE_TAGGED_ADDR would accept now (0: none).
+ */
+static int prctl_get_max_tag_bits(struct task_struct *task,
 				  unsigned long __user *bits_ptr)
 {
+	struct mm_struct *mm = task->mm;
 	unsigned long bits = 0;
 
-	if (cpu_feature_enabled(X86_FEATURE_LAM))
-		bits = LAM_U57_BITS;
-
-	if (bits && IS_ENABLED(CONFIG_X86_LAM_U48)) {
+	if (cpu_feature_enabled(X86_FEATURE_LAM)) {
 		if (mmap_read_lock_killable(mm))
 			return -EINTR;
-		if (mm->context.lam_cr3_mask == X86_CR3_LAM_U48 ||
-		    (!mm->context.lam_cr3_mask && lam_u48_allowed(mm)))
+		if (mm->context.lam_cr3_mask == X86_CR3_LAM_U48)
 			bits = LAM_U48_BITS;
+		else if (mm->context.lam_cr3_mask)
+			bits = LAM_U57_BITS;
+		else
+			bits = lam_max_enable_bits(task, mm);
 		mmap_read_unlock(mm);
 	}
 
@@ -934,7 +975,7 @@ long do_arch_prctl_64(struct task_struct *task, int option, unsigned long arg2)
 	case ARCH_ENABLE_TAGGED_ADDR:
 		return prctl_enable_tagged_addr(task->mm, arg2);
 	case ARCH_GET_MAX_TAG_BITS:
-		return prctl_get_max_tag_bits(task->mm,
+		return prctl_get_max_tag_bits(task,
 					      (unsigned long __user *)arg2);
 #endif
 

@@ -204,7 +204,7 @@ get_unmapped_area:
 	 * (and make it no op on native i386).
 	 */
 	if (addr > DEFAULT_MAP_WINDOW && !in_32bit_syscall())
-		info.high_limit += task_size_64bit(1) - DEFAULT_MAP_WINDOW;
+		info.high_limit += mmap_full_va_limit() - DEFAULT_MAP_WINDOW;
 
 	info.align_mask = 0;
 	info.align_offset = pgoff << PAGE_SHIFT;

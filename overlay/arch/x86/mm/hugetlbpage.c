@@ -86,7 +86,7 @@ static unsigned long hugetlb_get_unmapped_area_topdown(struct file *file,
 	 * in the full address space.
 	 */
 	if (addr > DEFAULT_MAP_WINDOW && !in_32bit_syscall())
-		info.high_limit += task_size_64bit(1) - DEFAULT_MAP_WINDOW;
+		info.high_limit += mmap_full_va_limit() - DEFAULT_MAP_WINDOW;
 
 	info.align_mask = PAGE_MASK & ~huge_page_mask(h);
 	info.align_offset = 0;

@@ -220,6 +220,7 @@ bool mmap_address_hint_valid(unsigned long addr, unsigned long len)
 	return (addr > DEFAULT_MAP_WINDOW) == (addr + len > DEFAULT_MAP_WINDOW);
 }
 
+#ifdef CONFIG_X86_LAM_U48
 /**
  * mmap_fixed_address_valid - May this process map [@addr, @addr + @len)?
  * @addr:	Start of the mapping
@@ -234,6 +235,7 @@ bool mmap_fixed_address_valid(unsigned long addr, unsigned long len)
 	return addr + len <= DEFAULT_MAP_WINDOW ||
 	       mm_full_va_allowed(current->mm);
 }
+#endif
 
 /* Can we access it for direct reading/writing? Must be RAM: */
 int valid_phys_addr_range(phys_addr_t addr, size_t count)

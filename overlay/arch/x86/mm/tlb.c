@@ -163,14 +163,12 @@ EXPORT_PER_CPU_SYMBOL(cpu_untag_shift);
 /* @lam: the mm's LAM bits (X86_CR3_LAM_U57 or X86_CR3_LAM_U48), or 0 */
 static inline unsigned long build_cr3(pgd_t *pgd, u16 asid, unsigned long lam)
 {
-	unsigned long cr3 = __sme_pa(pgd) | lam;
-
-	if (static_cpu_has(X86_FEATURE_PCID))
-		cr3 |= kern_pcid(asid);
-	else
+	if (static_cpu_has(X86_FEATURE_PCID)) {
+		return __sme_pa(pgd) | kern_pcid(asid) | lam;
+	} else {
 		VM_WARN_ON_ONCE(asid != 0);
-
-	return cr3;
+		return __sme_pa(pgd) | lam;
+	}
 }
 
 static inline unsigned long build_cr3_noflush(pgd_t *pgd, u16 asid,
@@ -183,7 +181,7 @@ static inline unsigned long build_cr3_noflush(pgd_t *pgd, u16 asid,
 	 * boot because all CPU's the have same capabilities:
 	 */
 	VM_WARN_ON_ONCE(!boot_cpu_has(X86_FEATURE_PCID));
-	return build_cr3(pgd, asid, lam) | CR3_NOFLUSH;
+	return __sme_pa(pgd) | kern_pcid(asid) | lam | CR3_NOFLUSH;
 }
 
 /*

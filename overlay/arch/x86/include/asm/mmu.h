@@ -13,9 +13,6 @@
 /* vsyscall page is accessible on this MM */
 #define MM_CONTEXT_HAS_VSYSCALL	BIT(1)
 
-/* Bits of mm_context_t.lam_flags */
-#define MM_LAM_LOCKED		0	/* the LAM mode can no longer change */
-
 /*
  * x86 has arch-specific MMU state beyond what lives in mm_struct.
  */
@@ -71,7 +68,6 @@ typedef struct {
 	 */
 	unsigned long lam_cr3_mask;
 	unsigned long untag_mask;
-	unsigned long lam_flags;
 #endif
 } mm_context_t;
 

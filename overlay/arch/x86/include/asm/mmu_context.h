@@ -95,8 +95,11 @@ static inline void switch_ldt(struct mm_struct *prev, struct mm_struct *next)
 extern void enter_lazy_tlb(struct mm_struct *mm, struct task_struct *tsk);
 
 #ifdef CONFIG_X86_LAM
+/* The CR3 LAM bits of @mm; on a CPU without LAM, 0 without a memory load */
 static inline unsigned long mm_lam_cr3_mask(struct mm_struct *mm)
 {
+	if (!cpu_feature_enabled(X86_FEATURE_LAM))
+		return 0;
 	return READ_ONCE(mm->context.lam_cr3_mask);
 }
 
@@ -110,7 +113,6 @@ static inline void mm_reset_lam(struct mm_struct *mm)
 {
 	mm->context.lam_cr3_mask = 0;
 	mm->context.untag_mask = -1UL;
-	mm->context.lam_flags = 0;
 }
 
 /* fork(): the child runs with the parent's mode, and cannot change it */
@@ -118,14 +120,6 @@ static inline void dup_lam(struct mm_struct *oldmm, struct mm_struct *mm)
 {
 	mm->context.lam_cr3_mask = oldmm->context.lam_cr3_mask;
 	mm->context.untag_mask = oldmm->context.untag_mask;
-	if (mm->context.lam_cr3_mask)
-		set_bit(MM_LAM_LOCKED, &mm->context.lam_flags);
-}
-
-/* A second thread on the mm (clone with CLONE_VM) freezes its LAM mode */
-static inline void mm_lock_lam(struct mm_struct *mm)
-{
-	set_bit(MM_LAM_LOCKED, &mm->context.lam_flags);
 }
 #else
 static inline unsigned long mm_lam_cr3_mask(struct mm_struct *mm)
@@ -141,7 +135,6 @@ static inline unsigned long mm_untag_mask(struct mm_struct *mm)
 
 static inline void mm_reset_lam(struct mm_struct *mm) { }
 static inline void dup_lam(struct mm_struct *oldmm, struct mm_struct *mm) { }
-static inline void mm_lock_lam(struct mm_struct *mm) { }
 #endif
 
 /*

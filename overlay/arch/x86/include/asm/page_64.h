@@ -165,6 +165,10 @@ lam:
 	(__force __typeof__(addr))lam_untag(__addr,			\
 					    lam_untag_shift(__mask));	\
 })
+
+/* See include/linux/mm.h: the untagging that only LAM needs */
+#define lam_untagged_addr(addr)			untagged_addr(addr)
+#define lam_untagged_addr_remote(mm, addr)	untagged_addr_remote(mm, addr)
 #endif	/* CONFIG_X86_LAM */
 
 #endif	/* !__ASSEMBLY__ */

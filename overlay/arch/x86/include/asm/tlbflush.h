@@ -177,6 +177,8 @@ static inline unsigned long tlbstate_lam_cr3_mask(void)
 static inline void cpu_tlbstate_update_lam(unsigned long lam,
 					   unsigned long untag_mask)
 {
+	if (!cpu_feature_enabled(X86_FEATURE_LAM))
+		return;
 	this_cpu_write(cpu_tlbstate.lam, lam >> X86_CR3_LAM_U57_BIT);
 	this_cpu_write(cpu_untag_shift, lam_untag_shift(untag_mask));
 }
