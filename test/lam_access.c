@@ -737,6 +737,31 @@ TEST_F(lam, io_uring_readv)
 }
 
 /* registered (fixed) buffers given by tagged pointers, then READ_FIXED */
+/* io_uring READ into a kernel address: -EFAULT whatever the mode */
+TEST_F(lam, io_uring_kernel_address_efault)
+{
+	static const unsigned long kaddr[] = { 0xffffffff81000000UL, 0xffff888000000000UL };
+	static char data[64];
+	struct io_uring_sqe sqe;
+	struct uring u;
+	int fd;
+
+	lam_go(_metadata, self, variant, false);
+	fd = make_data_file(data, sizeof(data));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, uring_init(&u)) TH_LOG("io_uring_setup/mmap failed (CONFIG_IO_URING?)");
+	for (unsigned int i = 0; i < 2; i++) {
+		memset(&sqe, 0, sizeof(sqe));
+		sqe.opcode = IORING_OP_READ;
+		sqe.fd = fd;
+		sqe.addr = kaddr[i];
+		sqe.len = sizeof(data);
+		EXPECT_EQ(-exp_ptr_errno(LAM_PTR_KERNEL, self->on), uring_submit_wait(&u, &sqe))
+			TH_LOG("io_uring READ into %#lx", kaddr[i]);
+	}
+	close(fd);
+}
+
 TEST_F(lam, io_uring_fixed_buffers)
 {
 	enum { LEN = 8192 };

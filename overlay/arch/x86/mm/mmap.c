@@ -36,9 +36,10 @@ unsigned long task_size_32bit(void)
 
 unsigned long task_size_64bit(int full_addr_space)
 {
-	if (full_addr_space && mm_full_va_allowed(current->mm))
-		return TASK_SIZE_MAX;
-	return DEFAULT_MAP_WINDOW;
+	/* LAM_U48 keeps its tags where 5-level paging would map */
+	if (IS_ENABLED(CONFIG_X86_LAM_U48) && !mm_full_va_allowed(current->mm))
+		full_addr_space = 0;
+	return full_addr_space ? TASK_SIZE_MAX : DEFAULT_MAP_WINDOW;
 }
 
 static unsigned long stack_maxrandom_size(unsigned long task_size)

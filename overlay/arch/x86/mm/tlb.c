@@ -715,8 +715,10 @@ void initialize_tlbstate_and_flush(void)
 	WARN_ON((cr3 & CR3_ADDR_MASK) != __pa(mm->pgd));
 
 	/* A CPU (re)starts without LAM: it runs init_mm here. */
-	WARN_ON(cr3 & (X86_CR3_LAM_U48 | X86_CR3_LAM_U57));
-	WARN_ON(mm_lam_cr3_mask(mm));
+	if (IS_ENABLED(CONFIG_X86_LAM)) {
+		WARN_ON(cr3 & (X86_CR3_LAM_U48 | X86_CR3_LAM_U57));
+		WARN_ON(mm_lam_cr3_mask(mm));
+	}
 
 	/*
 	 * Assert that CR4.PCIDE is set if needed.  (CR4.PCIDE initialization
