@@ -782,12 +782,14 @@ static bool lam_u48_allowed(struct mm_struct *mm)
 /*
  * The most tag bits that ARCH_ENABLE_TAGGED_ADDR would grant @task now,
  * with LAM still off: 0 in a vfork() child, which borrows its parent's
- * address space and may not change the parent's mode.
+ * address space and may not change the parent's mode, in a 32-bit or x32
+ * task, and while a device shares the page tables (SVA).
  */
 static unsigned long lam_max_enable_bits(struct task_struct *task,
 					 struct mm_struct *mm)
 {
-	if (task->vfork_done)
+	if (task->vfork_done || test_tsk_thread_flag(task, TIF_ADDR32) ||
+	    mm_has_pasid(mm))
 		return 0;
 	if (IS_ENABLED(CONFIG_X86_LAM_U48) && lam_u48_allowed(mm))
 		return LAM_U48_BITS;
@@ -819,7 +821,7 @@ static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 	 * page tables (SVA: it would not untag; see intel_svm_alloc_pasid())
 	 */
 	max_bits = lam_max_enable_bits(current, mm);
-	if (mm->context.lam_cr3_mask || !max_bits || mm_has_pasid(mm)) {
+	if (mm->context.lam_cr3_mask || !max_bits) {
 		ret = -EBUSY;
 		goto out;
 	}

@@ -656,13 +656,18 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 		trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, 0);
 	}
 
+	/*
+	 * An mm without LAM bits (even a static one, e.g. efi_mm) has no tags.
+	 * Before loaded_mm: nmi_uaccess_okay() must not see @next with the
+	 * untag shift of the previous mm.
+	 */
+	cpu_tlbstate_update_lam(new_lam, new_lam ? mm_untag_mask(next) : -1UL);
+
 	/* Make sure we write CR3 before loaded_mm. */
 	barrier();
 
 	this_cpu_write(cpu_tlbstate.loaded_mm, next);
 	this_cpu_write(cpu_tlbstate.loaded_mm_asid, new_asid);
-	/* An mm without LAM bits (even a static one, e.g. efi_mm) has no tags */
-	cpu_tlbstate_update_lam(new_lam, new_lam ? mm_untag_mask(next) : -1UL);
 
 	if (next != real_prev) {
 		cr4_update_pce_mm(next);
@@ -710,15 +715,18 @@ void initialize_tlbstate_and_flush(void)
 	struct mm_struct *mm = this_cpu_read(cpu_tlbstate.loaded_mm);
 	u64 tlb_gen = atomic64_read(&init_mm.context.tlb_gen);
 	unsigned long cr3 = __read_cr3();
+	unsigned long lam = mm_lam_cr3_mask(mm);
 
 	/* Assert that CR3 already references the right mm. */
 	WARN_ON((cr3 & CR3_ADDR_MASK) != __pa(mm->pgd));
 
-	/* A CPU (re)starts without LAM: it runs init_mm here. */
-	if (IS_ENABLED(CONFIG_X86_LAM)) {
-		WARN_ON(cr3 & (X86_CR3_LAM_U48 | X86_CR3_LAM_U57));
-		WARN_ON(mm_lam_cr3_mask(mm));
-	}
+	/*
+	 * A starting CPU runs init_mm (no LAM); a resume from suspend runs the
+	 * suspending task's mm, whose LAM mode the restored CR3 carries and
+	 * keeps.
+	 */
+	if (IS_ENABLED(CONFIG_X86_LAM))
+		WARN_ON((cr3 & (X86_CR3_LAM_U48 | X86_CR3_LAM_U57)) != lam);
 
 	/*
 	 * Assert that CR4.PCIDE is set if needed.  (CR4.PCIDE initialization
@@ -729,8 +737,8 @@ void initialize_tlbstate_and_flush(void)
 		!(cr4_read_shadow() & X86_CR4_PCIDE));
 
 	/* Force ASID 0 and force a TLB flush. */
-	write_cr3(build_cr3(mm->pgd, 0, 0));
-	cpu_tlbstate_update_lam(0, -1UL);
+	write_cr3(build_cr3(mm->pgd, 0, lam));
+	cpu_tlbstate_update_lam(lam, lam ? mm_untag_mask(mm) : -1UL);
 
 	/* Reinitialize tlbstate. */
 	this_cpu_write(cpu_tlbstate.last_user_mm_spec, LAST_USER_MM_INIT);
