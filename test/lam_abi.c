@@ -19,22 +19,6 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-/*
- * arch_prctl() as a raw syscall: -errno or 0, errno untouched.  The only
- * way to call it in a vfork child, which may store to memory and make raw
- * syscalls, nothing else.
- */
-static inline long raw_arch_prctl(int option, unsigned long arg)
-{
-	long ret;
-
-	asm volatile ("syscall"
-		      : "=a" (ret)
-		      : "0" ((long)SYS_arch_prctl), "D" ((long)option), "S" (arg)
-		      : "rcx", "r11", "memory");
-	return ret;
-}
-
 /* ---- ARCH_GET_UNTAG_MASK / ARCH_GET_MAX_TAG_BITS on a fresh process ---- */
 
 TEST(get_untag_mask_initial)

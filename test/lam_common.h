@@ -35,6 +35,22 @@
 #define HIGH_ADDR	(0x3UL << 48)	/* above 47 bits: 5-level paging only */
 #define HIGH_HINT	(0x1UL << 50)
 
+/*
+ * arch_prctl() as a raw syscall: -errno or 0, errno untouched.  The only
+ * way to call it in a vfork child, which may store to memory and make raw
+ * syscalls, nothing else.
+ */
+static inline long raw_arch_prctl(int option, unsigned long arg)
+{
+	long ret;
+
+	asm volatile ("syscall"
+		      : "=a" (ret)
+		      : "0" ((long)SYS_arch_prctl), "D" ((long)option), "S" (arg)
+		      : "rcx", "r11", "memory");
+	return ret;
+}
+
 /* 0 on success, else errno */
 static inline int lam_enable(unsigned long nbits)
 {

@@ -344,21 +344,6 @@ TEST_F(inherit, thread_after_enable_shares_mode)
 
 /* ---- vfork: the child runs on its parent's mm until execve/_exit ---- */
 
-/*
- * arch_prctl() as a raw syscall: -errno or 0, errno untouched.  A vfork
- * child may only store to memory and make raw syscalls.
- */
-static inline long raw_arch_prctl(int option, unsigned long arg)
-{
-	long ret;
-
-	asm volatile ("syscall"
-		      : "=a" (ret)
-		      : "0" ((long)SYS_arch_prctl), "D" ((long)option), "S" (arg)
-		      : "rcx", "r11", "memory");
-	return ret;
-}
-
 /* what the vfork child saw (it shares the memory) */
 static struct {
 	unsigned long nbits;		/* in: ENABLE's argument */
