@@ -12,6 +12,10 @@
  * CPU 0 right after a LAM process, keeps getting the stock errors for
  * tagged addresses from madvise, mincore and read.
  *
+ * And a tracer's hardware watchpoint (PTRACE_POKEUSER into u_debugreg[0]
+ * and [7]) on an untagged address fires for the tracee's store through a
+ * tagged alias when the tracee has LAM; without LAM that store faults.
+ *
  * Expected results come from lam_expect.h (facts given by the runner); the
  * errors of a refused tagged address come from the 6.1 sources, named at
  * each exp_*() function below.
@@ -19,11 +23,14 @@
 #include "lam_common.h"
 #include <fcntl.h>
 #include <sched.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
+#include <sys/user.h>
 #include <sys/wait.h>
+#include <asm/debugreg.h>
 #include "kselftest_harness.h"
 
 #ifndef __NR_pidfd_open
@@ -609,6 +616,172 @@ TEST_F(remote, pagemap)
 		}
 	}
 	close(fd);
+}
+
+/* ---- a hardware watchpoint and a store through a tagged alias ---- */
+
+/*
+ * DR7 for slot 0: L0 (bit 0), R/W0 = 01b data writes (bits 17:16), LEN0 =
+ * 10b 8 bytes (bits 19:18; 11b is 4 bytes): 0x90001.
+ */
+#define WP_DR7		(DR_LOCAL_ENABLE | \
+			 ((DR_RW_WRITE | DR_LEN_8) << DR_CONTROL_SHIFT))
+#define WP_DR(n)	offsetof(struct user, u_debugreg[n])
+#define WP_PLAIN	0x0123456789abcdefUL	/* the plain 8-byte store */
+#define WP_BYTE		0x5a	/* the tagged 1-byte store */
+
+/*
+ * In the child (a fork: the same addresses as here): the watched word, and
+ * the result of its ARCH_ENABLE_TAGGED_ADDR(6).  The tracer PEEKs both.
+ */
+static volatile unsigned long wp_word __attribute__((aligned(8)));
+static volatile long wp_enable_rc = -1;
+
+/*
+ * The signal the tracee stops with after its store through a tagged alias
+ * of the watched word.  With LAM the store is done (to the untagged word)
+ * and DR0 is matched against the masked address: a data breakpoint, a
+ * trap after the store, arch/x86/kernel/traps.c:1162 exc_debug_user()
+ * send_sigtrap(TRAP_HWBKPT), DR6.B0 from arch/x86/kernel/ptrace.c:467
+ * ptrace_triggered().  Without LAM bits 62:57 make it non-canonical: #GP
+ * before the store, no #DB, traps.c:759 gp_user_force_sig_segv() -> SIGSEGV.
+ */
+static int exp_wp_tagged_sig(bool lam_on)
+{
+	return lam_on ? SIGTRAP : SIGSEGV;
+}
+
+/*
+ * The tracee: asks for LAM_U57, stops itself, then stores WP_PLAIN to the
+ * watched word, then WP_BYTE through a tagged alias (a probe: a SIGSEGV is
+ * caught).  Exit status: the probe's result (0 stored, else the signal).
+ */
+static void __attribute__((noreturn)) wp_child(void)
+{
+	volatile unsigned char *t;
+
+	t = (void *)tagged((unsigned long)&wp_word, tags[0]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	wp_enable_rc = lam_enable(REMOTE_NBITS);
+	if (sys_ptrace(PTRACE_TRACEME, 0, 0, 0))
+		_exit(100);
+	raise(SIGSTOP);
+	wp_word = WP_PLAIN;
+	_exit(lam_probe_write(t, (volatile unsigned char *)&wp_word, WP_BYTE)
+	      & 0xff);
+}
+
+/*
+ * The tracee's next stop, after one of its stores: it must stop with
+ * @want_sig, SIGTRAP meaning the watchpoint (si_code TRAP_HWBKPT, DR6.B0
+ * set), anything else no hit (B0 clear); the word must be @want_word.
+ * DR6 is cleared for the next stop.  Returns the signal it stopped with,
+ * 0 if it did not stop (*@st: its wait status).
+ */
+static int wp_stop(struct __test_metadata *_metadata, pid_t pid,
+		   const char *what, int want_sig, unsigned long want_word,
+		   int *st)
+{
+	unsigned long dr6 = 0, word = 0;
+	siginfo_t si;
+	int sig;
+
+	*st = 0;
+	ASSERT_EQ(pid, waitpid(pid, st, __WALL))
+		TH_LOG("%s: waitpid: %s", what, strerror(errno));
+	EXPECT_TRUE(WIFSTOPPED(*st))
+		TH_LOG("%s: the tracee did not stop (wait status %#x), want %s",
+		       what, *st, strsignal(want_sig));
+	if (!WIFSTOPPED(*st))
+		return 0;
+	sig = WSTOPSIG(*st);
+	EXPECT_EQ(want_sig, sig)
+		TH_LOG("%s: the tracee stopped with %s, want %s", what,
+		       strsignal(sig), strsignal(want_sig));
+
+	memset(&si, 0, sizeof(si));
+	EXPECT_EQ(0, sys_ptrace(PTRACE_GETSIGINFO, pid, 0, (unsigned long)&si))
+		TH_LOG("%s: PTRACE_GETSIGINFO: %s", what, strerror(errno));
+	if (sig == SIGTRAP && want_sig == SIGTRAP)
+		EXPECT_EQ(TRAP_HWBKPT, si.si_code)
+			TH_LOG("%s: SIGTRAP si_code %d", what, si.si_code);
+
+	ASSERT_EQ(0, sys_ptrace(PTRACE_PEEKUSER, pid, WP_DR(6),
+				(unsigned long)&dr6))
+		TH_LOG("%s: PEEKUSER DR6: %s", what, strerror(errno));
+	EXPECT_EQ(want_sig == SIGTRAP, (dr6 & DR_TRAP0) != 0)
+		TH_LOG("%s: DR6 %#lx, want B0 %s", what, dr6,
+		       want_sig == SIGTRAP ? "set" : "clear");
+	ASSERT_EQ(0, sys_ptrace(PTRACE_PEEKDATA, pid, (unsigned long)&wp_word,
+				(unsigned long)&word))
+		TH_LOG("%s: PEEKDATA %p: %s", what, &wp_word, strerror(errno));
+	EXPECT_EQ(want_word, word)
+		TH_LOG("%s: the word is %#lx, want %#lx", what, word, want_word);
+
+	/* ptrace's DR6 has the arch polarity: the reserved bits read as 1 */
+	ASSERT_EQ(0, sys_ptrace(PTRACE_POKEUSER, pid, WP_DR(6), DR6_RESERVED))
+		TH_LOG("%s: POKEUSER DR6: %s", what, strerror(errno));
+	return sig;
+}
+
+TEST(hw_watchpoint_tagged_write)
+{
+	unsigned long addr = (unsigned long)&wp_word, dr7 = 0, want_word;
+	unsigned long t = tagged(addr, tags[0]);
+	bool lam_on = exp_lam_on(true);
+	int st = 0, sig, want_rc = exp_enable(REMOTE_NBITS, LAM_FRESH, false);
+	long rc = -2;
+	pid_t pid;
+
+	printf("# watchpoint (DR7 %#lx) on %#lx; a store via %#lx must %s\n",
+	       (unsigned long)WP_DR7, addr, t,
+	       lam_on ? "hit it (SIGTRAP, DR6.B0)" : "fault (SIGSEGV)");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0)
+		wp_child();
+
+	/* an ASSERT failure leaves it to PR_SET_PDEATHSIG */
+	ASSERT_EQ(pid, waitpid(pid, &st, __WALL));
+	ASSERT_TRUE(WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP)
+		TH_LOG("the tracee did not stop itself: wait status %#x", st);
+	ASSERT_EQ(0, sys_ptrace(PTRACE_PEEKDATA, pid,
+				(unsigned long)&wp_enable_rc,
+				(unsigned long)&rc))
+		TH_LOG("PEEKDATA %p: %s", &wp_enable_rc, strerror(errno));
+	EXPECT_EQ(want_rc, rc)
+		TH_LOG("the tracee's ARCH_ENABLE_TAGGED_ADDR(6): %s",
+		       rc ? strerror(rc) : "ok");
+
+	ASSERT_EQ(0, sys_ptrace(PTRACE_POKEUSER, pid, WP_DR(0), addr))
+		TH_LOG("POKEUSER DR0 = %#lx: %s", addr, strerror(errno));
+	ASSERT_EQ(0, sys_ptrace(PTRACE_POKEUSER, pid, WP_DR(7), WP_DR7))
+		TH_LOG("POKEUSER DR7 = %#lx: %s", (unsigned long)WP_DR7,
+		       strerror(errno));
+	ASSERT_EQ(0, sys_ptrace(PTRACE_PEEKUSER, pid, WP_DR(7),
+				(unsigned long)&dr7));
+	EXPECT_EQ((unsigned long)WP_DR7, dr7);
+
+	/* the control: the plain store hits in every cell */
+	ASSERT_EQ(0, sys_ptrace(PTRACE_CONT, pid, 0, 0));
+	sig = wp_stop(_metadata, pid, "plain store", SIGTRAP, WP_PLAIN, &st);
+	ASSERT_NE(0, sig);
+
+	/* the tagged store; a signal other than the trap is passed on */
+	ASSERT_EQ(0, sys_ptrace(PTRACE_CONT, pid, 0, sig == SIGTRAP ? 0 : sig));
+	want_word = lam_on ? (WP_PLAIN & ~0xffUL) | WP_BYTE : WP_PLAIN;
+	sig = wp_stop(_metadata, pid, "tagged store", exp_wp_tagged_sig(lam_on),
+		      want_word, &st);
+	if (sig) {
+		ASSERT_EQ(0, sys_ptrace(PTRACE_DETACH, pid, 0,
+					sig == SIGTRAP ? 0 : sig))
+			TH_LOG("PTRACE_DETACH: %s", strerror(errno));
+		ASSERT_EQ(pid, waitpid(pid, &st, __WALL));
+	}
+	EXPECT_TRUE(WIFEXITED(st)) TH_LOG("the tracee: wait status %#x", st);
+	EXPECT_EQ(lam_on ? 0 : SIGSEGV, WEXITSTATUS(st))
+		TH_LOG("the tracee's tagged store: %s",
+		       WEXITSTATUS(st) ? strsignal(WEXITSTATUS(st)) : "done");
 }
 
 /* ---- the per-CPU untag rule does not leak to the next process ---- */

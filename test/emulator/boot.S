@@ -284,6 +284,138 @@ u_write:
 	xor %eax, %eax
 	int $0x80
 
+/* ---- probes of issue-9 rules: RMW, strings, saves, branches, returns ---- */
+	.globl probe_lock_xadd	/* u64 probe_lock_xadd(u64 addr, u64 add): old */
+probe_lock_xadd:
+	PROBE_BEGIN
+	mov %rsi, %rax
+	lock xaddq %rax, (%rdi)
+	PROBE_END
+
+/* u64 probe_cx16(u64 addr, u64 old_lo, u64 old_hi, u64 new_lo, u64 new_hi): ZF */
+	.globl probe_cx16
+probe_cx16:
+	push %rbx
+	PROBE_BEGIN
+	mov %rsi, %rax
+	mov %rcx, %rbx
+	mov %r8, %rcx
+	lock cmpxchg16b (%rdi)
+	setz %al
+	movzbl %al, %eax
+9:	movq $0, fix_rip(%rip)
+	pop %rbx
+	ret
+
+	.globl probe_movsq	/* void probe_movsq(u64 dst, u64 src): 2 qwords */
+probe_movsq:
+	PROBE_BEGIN
+	mov $2, %ecx
+	cld
+	rep movsq
+	PROBE_END
+
+	.globl probe_stosq	/* void probe_stosq(u64 dst, u64 val): 2 qwords */
+probe_stosq:
+	PROBE_BEGIN
+	mov %rsi, %rax
+	mov $2, %ecx
+	cld
+	rep stosq
+	PROBE_END
+
+	.globl probe_fxsave	/* void probe_fxsave(u64 addr) */
+probe_fxsave:
+	PROBE_BEGIN
+	fxsave64 (%rdi)
+	PROBE_END
+
+	.globl probe_xsave	/* void probe_xsave(u64 addr): x87 and SSE state */
+probe_xsave:
+	PROBE_BEGIN
+	mov $3, %eax
+	xor %edx, %edx
+	xsave64 (%rdi)
+	PROBE_END
+
+	.globl probe_wrfsbase, probe_wrgsbase
+probe_wrfsbase:
+	PROBE_BEGIN
+	wrfsbase %rdi
+	PROBE_END
+probe_wrgsbase:
+	PROBE_BEGIN
+	wrgsbase %rdi
+	PROBE_END
+
+/*
+ * u64 probe_to_user(u64 rip, u64 rsp, int how): leave ring 0 for rip at
+ * CPL 3 by IRETQ (how 0), SYSRETQ (how 1) or IRETQ to compatibility mode
+ * (how 2).  A ring-0 fault of the
+ * IRETQ/SYSRETQ itself resumes at 9 (fault_vec, fault_rip); a fault in
+ * ring 3 (or INT 0x80) resumes at user_return (user_vec).
+ */
+	.globl probe_to_user, iret_insn, sysret_insn
+probe_to_user:
+	push %rbx
+	push %rbp
+	push %r12
+	push %r13
+	push %r14
+	push %r15
+	mov %rsp, kctx_rsp(%rip)
+	PROBE_BEGIN
+	cmp $1, %edx
+	je 1f
+	mov $0x23, %eax		/* CS: user code 64, RPL 3 */
+	cmp $2, %edx
+	jne 2f
+	mov $0x3b, %eax		/* how 2: user code 32, RPL 3 */
+2:	pushq $0x1b		/* SS: user data, RPL 3 */
+	pushq %rsi		/* RSP */
+	pushq $0x2		/* RFLAGS, IF = 0 */
+	pushq %rax		/* CS */
+	pushq %rdi		/* RIP */
+iret_insn:
+	iretq
+1:	mov %rdi, %rcx
+	mov $0x2, %r11d
+sysret_insn:
+	sysretq
+9:	movq $0, fix_rip(%rip)
+	jmp user_return
+
+/*
+ * ring-3 routines for the branch rules: RDI = the target, RSI = a value;
+ * each labelled instruction is where a fault must be reported.
+ */
+	.globl u_jmp, u_jmp_insn, u_call, u_call_insn, u_ret, u_ret_insn
+	.globl u_pushpop, u_compat_read
+u_jmp:
+u_jmp_insn:
+	jmp *%rdi
+u_call:
+u_call_insn:
+	call *%rdi
+	int $0x80
+u_ret:
+	push %rdi
+u_ret_insn:
+	ret
+/* push and pop through RSP = RDI (a tagged stack top) */
+u_pushpop:
+	mov %rdi, %rsp
+	pushq $0x5157ab1e
+	popq %rax
+	int $0x80
+
+/* compatibility mode (CS 0x3b, L = 0, D = 1): a 32-bit load through EDI */
+	.code32
+u_compat_read:
+	movl (%edi), %eax
+	int $0x80
+	.code64
+
 /* ---- data --------------------------------------------------------------- */
 	.data
 	.align 16
@@ -295,6 +427,7 @@ gdt:
 	.quad 0x00cff2000000ffff	/* 0x18 user data */
 	.quad 0x00affa000000ffff	/* 0x20 user code 64 */
 	.quad 0, 0			/* 0x28 TSS, filled in by kmain */
+	.quad 0x00cffa000000ffff	/* 0x38 user code 32 (compatibility mode) */
 gdt_end:
 	.globl gdt_ptr
 gdt_ptr:
