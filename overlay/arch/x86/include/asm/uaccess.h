@@ -24,9 +24,10 @@ static inline bool pagefault_disabled(void);
 /*
  * With Linear Address Masking a user pointer may carry a tag in its high
  * bits: the range checks look at the untagged pointer, while the access
- * itself may keep the tag (the CPU ignores it).
+ * itself may keep the tag (the CPU ignores it).  The 32-bit vDSO of a
+ * 64-bit kernel is built as 32-bit code (CONFIG_X86_64 undefined): no LAM.
  */
-#ifdef CONFIG_X86_LAM
+#if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
 #define uaccess_untagged(ptr)	untagged_addr(ptr)
 #else
 #define uaccess_untagged(ptr)	(ptr)
