@@ -2,6 +2,7 @@
 #   make                 install deps, build the emulator + the default image, boot it, run lam-demo
 #   make test            the test matrix (test/run-all)
 #   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
+#   make bench           LAM's cost in instructions per system call (tools/lam-bench)
 #   make images          all variants (make -j2 images builds two at once)
 #   make image VARIANT=V one variant
 #   make run [VARIANT=V] [CPU=M]   interactive shell in a variant's image
@@ -19,7 +20,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test crosscheck run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test crosscheck bench run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -101,6 +102,12 @@ test: deps
 # `make test` (one more kernel build).  See test/crosscheck/README.md.
 crosscheck: emulator
 	@tools/crosscheck-mainline
+
+# The table of instructions per call: pristine tree, lam-off, lam-u57 and
+# lam-u48 on the LAM CPU and its control, every row run twice.
+# BENCH_ARGS: e.g. "--iters 40000" or "--runs 1".
+bench: emulator tree
+	@tools/lam-bench $(BENCH_ARGS)
 
 clean:
 	@echo "removing kernel builds, images and test binaries: $(LAM_CACHE)/{build,images,test-bin}"

@@ -109,7 +109,7 @@ static int lam_fact_set(const char *arg)
  * Read the facts from the environment, then from argv ("LAM_X=V" words,
  * which are removed from argv).  Exits with status 2 if one is missing.
  */
-static void lam_facts_init(int *argc, char **argv)
+static void __attribute__((unused)) lam_facts_init(int *argc, char **argv)
 {
 	char buf[64];
 	int j = 1;

@@ -115,8 +115,8 @@ long copy_from_user_nofault(void *dst, const void __user *src, size_t size)
 {
 	long ret = -EFAULT;
 
-	/* The range check sees the address; the access may keep the tag */
-	if (!__access_ok(lam_untagged_addr(src), size))
+	/* The check accepts a LAM tag; the access keeps it */
+	if (!lam_access_ok(src, size))
 		return ret;
 
 	if (!nmi_uaccess_okay())

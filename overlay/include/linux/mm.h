@@ -120,13 +120,15 @@ extern int mmap_rnd_compat_bits __read_mostly;
 
 /*
  * Where 6.1 untags on no architecture but x86 LAM must (access by address
- * to another process's memory, nofault copies, private futex keys): the
- * identity unless the architecture defines them, so that nothing changes
- * elsewhere.
+ * to another process's memory, private futex keys) and where it checks a
+ * user range without access_ok() (nofault copies): the identity and
+ * __access_ok() unless the architecture defines them, so that nothing
+ * changes elsewhere.
  */
 #ifndef lam_untagged_addr
 #define lam_untagged_addr(addr)			(addr)
 #define lam_untagged_addr_remote(mm, addr)	((void)(mm), (addr))
+#define lam_access_ok(ptr, size)		__access_ok(ptr, size)
 #endif
 
 #ifndef __pa_symbol

@@ -155,9 +155,15 @@ static inline u16 user_pcid(u16 asid)
 }
 
 #ifdef CONFIG_X86_LAM
-/* The untag shift of the address space loaded on this CPU; see lam_untag() */
+/* The LAM state of the address space loaded on this CPU; see page_64.h */
+DEFINE_PER_CPU(unsigned long, cpu_untag_mask) = -1UL;
+EXPORT_PER_CPU_SYMBOL(cpu_untag_mask);
+DEFINE_PER_CPU(unsigned long, cpu_lam_user_end);
+EXPORT_PER_CPU_SYMBOL(cpu_lam_user_end);
+#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
 DEFINE_PER_CPU(u8, cpu_untag_shift);
 EXPORT_PER_CPU_SYMBOL(cpu_untag_shift);
+#endif
 #endif
 
 /* @lam: the mm's LAM bits (X86_CR3_LAM_U57 or X86_CR3_LAM_U48), or 0 */

@@ -102,10 +102,13 @@ static __always_inline unsigned long task_size_max(void)
 #include <asm/percpu.h>
 
 /*
- * The untag shift of the address space loaded on this CPU (0: no LAM);
- * see lam_untag().
+ * The LAM state of the address space loaded on this CPU, kept by
+ * cpu_tlbstate_update_lam(): the mask that strips its tag (-1UL: no LAM),
+ * and the end of the user range that its untagged pointers may reach
+ * (0: no LAM, so every pointer out of the usual range stays refused).
  */
-DECLARE_PER_CPU(u8, cpu_untag_shift);
+DECLARE_PER_CPU(unsigned long, cpu_untag_mask);
+DECLARE_PER_CPU(unsigned long, cpu_lam_user_end);
 
 /*
  * Untag a user pointer as the CPU does under LAM.  @shift is 63 - b, where
@@ -132,13 +135,42 @@ static __always_inline unsigned long lam_untag_shift(unsigned long mask)
 
 /*
  * Strip the Linear Address Masking tag from a user pointer, with the rule
- * of the address space running on this CPU.
+ * of the address space running on this CPU, for code that looks the
+ * address up (VMAs, page tables, futex keys) rather than accessing it.
  *
- * On a CPU without LAM this is a NOP and the pointer passes untouched: no
- * memory load, no branch.  Boot-time patching puts the jump to the masking
- * code in place only on CPUs that enumerate LAM.
+ * One AND with this CPU's mask (-1UL until an address space with LAM is
+ * loaded); on a CPU without LAM boot-time patching turns it into a NOP: no
+ * memory load, no branch.  A
+ * pointer the CPU would refuse keeps a bit above the mode's range (bit 56,
+ * or bit 47, and a LAM_U48 address space has nothing above 47 bits), so it
+ * names no mapping; user accesses check the mode's range themselves
+ * (__lam_access_ok() and the get_user()/put_user() slow paths).
  */
 static __always_inline unsigned long __untagged_addr(unsigned long addr)
+{
+	/*
+	 * The AND is the original and CPUs without LAM patch it out: 6.1's
+	 * alternatives copy a replacement as it is, so a replacement cannot
+	 * carry the operand's relocation.
+	 */
+	asm (ALTERNATIVE("and " __percpu_arg([mask]) ", %[addr]", "",
+			 ALT_NOT(X86_FEATURE_LAM))
+	     : [addr] "+r" (addr)
+	     : [mask] "m" (cpu_untag_mask));
+	return addr;
+}
+
+#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
+/* The untag shift of the address space loaded on this CPU; see lam_untag() */
+DECLARE_PER_CPU(u8, cpu_untag_shift);
+
+/*
+ * Untag a user pointer exactly as the CPU does, for a range check: one that
+ * the CPU would refuse comes out in the kernel half.  Needed only where
+ * LAM_U48 and 5-level paging meet (see asm/uaccess.h).  On a CPU without
+ * LAM a NOP: boot-time patching puts the jump in place only with LAM.
+ */
+static __always_inline unsigned long lam_untag_strict(unsigned long addr)
 {
 	asm goto(ALTERNATIVE("", "jmp %l[lam]", X86_FEATURE_LAM)
 		 : : : : lam);
@@ -146,6 +178,7 @@ static __always_inline unsigned long __untagged_addr(unsigned long addr)
 lam:
 	return lam_untag(addr, this_cpu_read(cpu_untag_shift));
 }
+#endif
 
 #define untagged_addr(addr)	({					\
 	unsigned long __addr = (__force unsigned long)(addr);		\
@@ -169,9 +202,45 @@ lam:
 /* See include/linux/mm.h: the untagging that only LAM needs */
 #define lam_untagged_addr(addr)			untagged_addr(addr)
 #define lam_untagged_addr_remote(mm, addr)	untagged_addr_remote(mm, addr)
+#define lam_access_ok(ptr, size)		x86_access_ok(ptr, size)
 #endif	/* CONFIG_X86_LAM */
 
-#endif	/* !__ASSEMBLY__ */
+#elif !defined(LINKER_SCRIPT)
+
+/*
+ * The slow path of __get_user_N() and __put_user_N() (arch/x86/lib), taken
+ * only when the usual range check refused \ptr: it may carry the tag of the
+ * LAM mode loaded on this CPU.  As __lam_access_ok(), but for one access of
+ * \n + 1 bytes that must lie within the mode's range: \ptr is untagged and
+ * checked, then the function goes on at \ok with CF set (for its
+ * array_index_mask_nospec()), or fails at \bad.  Clobbers \tmp.  Without
+ * CONFIG_X86_LAM the usual check jumps straight to \bad.
+ */
+#ifdef CONFIG_X86_LAM
+#include <asm/percpu.h>
+#endif
+
+.macro JAE_LAM_USER_SLOW_PATH slow, bad
+#ifdef CONFIG_X86_LAM
+	jae \slow
+#else
+	jae \bad
+#endif
+.endm
+
+.macro LAM_USER_SLOW_PATH ptr, tmp, n, ok, bad
+#ifdef CONFIG_X86_LAM
+	mov PER_CPU_VAR(cpu_lam_user_end), \tmp
+	sub $\n, \tmp
+	jb \bad
+	and PER_CPU_VAR(cpu_untag_mask), \ptr
+	cmp \tmp, \ptr
+	jae \bad
+	jmp \ok
+#endif
+.endm
+
+#endif	/* !__ASSEMBLY__, !LINKER_SCRIPT */
 
 #ifdef CONFIG_X86_VSYSCALL_EMULATION
 # define __HAVE_ARCH_GATE_AREA 1

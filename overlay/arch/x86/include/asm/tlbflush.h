@@ -173,6 +173,21 @@ static inline unsigned long tlbstate_lam_cr3_mask(void)
 	return lam << X86_CR3_LAM_U57_BIT;
 }
 
+/*
+ * The end of the user range under the LAM mode of @untag_mask: the highest
+ * address bit that the mode keeps (bit 56 with LAM_U57, 47 with LAM_U48)
+ * bounds it, and so does the address space (TASK_SIZE_MAX).  0: no LAM.
+ */
+static inline unsigned long lam_user_end(unsigned long untag_mask)
+{
+	unsigned long end;
+
+	if (untag_mask == -1UL)
+		return 0;
+	end = (1UL << (__builtin_ctzl(~untag_mask) - 1)) - PAGE_SIZE;
+	return min(end, TASK_SIZE_MAX);
+}
+
 /* Record the LAM mode that this CPU's CR3 now carries */
 static inline void cpu_tlbstate_update_lam(unsigned long lam,
 					   unsigned long untag_mask)
@@ -180,7 +195,11 @@ static inline void cpu_tlbstate_update_lam(unsigned long lam,
 	if (!cpu_feature_enabled(X86_FEATURE_LAM))
 		return;
 	this_cpu_write(cpu_tlbstate.lam, lam >> X86_CR3_LAM_U57_BIT);
+	this_cpu_write(cpu_untag_mask, untag_mask);
+	this_cpu_write(cpu_lam_user_end, lam_user_end(untag_mask));
+#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
 	this_cpu_write(cpu_untag_shift, lam_untag_shift(untag_mask));
+#endif
 }
 #else
 static inline unsigned long tlbstate_lam_cr3_mask(void)

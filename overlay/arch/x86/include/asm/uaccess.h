@@ -23,12 +23,52 @@ static inline bool pagefault_disabled(void);
 
 /*
  * With Linear Address Masking a user pointer may carry a tag in its high
- * bits: the range checks look at the untagged pointer, while the access
- * itself may keep the tag (the CPU ignores it).  The 32-bit vDSO of a
- * 64-bit kernel is built as 32-bit code (CONFIG_X86_64 undefined): no LAM.
+ * bits.  Such a pointer is out of the usual user range, so the usual check
+ * (the code of a kernel without LAM) runs first and alone on every pointer
+ * it accepts: untagged pointers cost nothing, on any CPU.  Only a pointer
+ * it refuses goes on to __lam_access_ok(), which accepts it if the LAM
+ * mode of the address space on this CPU does.  The access itself may keep
+ * the tag.  The 32-bit vDSO of a 64-bit kernel is built as 32-bit code
+ * (CONFIG_X86_64 undefined): no LAM.
  */
 #if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
-#define uaccess_untagged(ptr)	untagged_addr(ptr)
+/*
+ * The arguments and the result go on the stack and the call clobbers no
+ * register (arch/x86/lib/getuser.S), so that the compiler allocates the
+ * registers of the usual path as if this call were not there.
+ */
+static __always_inline bool __lam_access_ok(const void __user *ptr,
+					    unsigned long size)
+{
+	unsigned long ok;
+
+	asm volatile("pushq %[size]\n\t"
+		     "pushq %[ptr]\n\t"
+		     "call __lam_access_ok_slow\n\t"
+		     "pop %[ok]\n\t"
+		     "add $8, %%rsp"
+		     : [ok] "=r" (ok), ASM_CALL_CONSTRAINT
+		     : [ptr] "re" (ptr), [size] "rme" (size));
+	return ok;
+}
+#else
+static inline bool __lam_access_ok(const void __user *ptr, unsigned long size)
+{
+	return false;
+}
+#endif
+
+/*
+ * LAM_U48 under 5-level paging is the exception: there the CPU refuses a
+ * pointer with bit 47 set, which lies inside the usual range, so every
+ * pointer is untagged before the usual check, the way the CPU does it, and
+ * one that the CPU would refuse comes out in the kernel half (see
+ * lam_untag_strict()).  That costs a patched-in NOP on a CPU without LAM.
+ */
+#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL) && \
+	defined(CONFIG_X86_64)
+#define uaccess_untagged(ptr)						\
+	((__force __typeof__(ptr))lam_untag_strict((__force unsigned long)(ptr)))
 #else
 #define uaccess_untagged(ptr)	(ptr)
 #endif
@@ -53,10 +93,18 @@ static inline bool pagefault_disabled(void);
 #define access_ok(addr, size)					\
 ({									\
 	WARN_ON_IN_IRQ();						\
-	likely(__access_ok(uaccess_untagged(addr), size));		\
+	x86_access_ok(addr, size);					\
 })
 
 #include <asm-generic/access_ok.h>
+
+/* access_ok() without its context check (copy_from_user_nofault()) */
+static __always_inline bool x86_access_ok(const void __user *addr,
+					  unsigned long size)
+{
+	return likely(__access_ok(uaccess_untagged(addr), size)) ||
+	       unlikely(__lam_access_ok(addr, size));
+}
 
 extern int __get_user_1(void);
 extern int __get_user_2(void);
@@ -142,7 +190,7 @@ extern int __get_user_bad(void);
 #define get_user(x, ptr)						\
 ({									\
 	might_fault();							\
-	do_get_user_call(get_user, x, uaccess_untagged(ptr));		\
+	do_get_user_call(get_user, x, uaccess_untagged(ptr));			\
 })
 
 /**
@@ -246,7 +294,7 @@ extern void __put_user_nocheck_8(void);
 #define put_user(x, ptr)						\
 ({									\
 	might_fault();							\
-	do_put_user_call(put_user, x, uaccess_untagged(ptr));		\
+	do_put_user_call(put_user, x, uaccess_untagged(ptr));			\
 })
 
 /**
