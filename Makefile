@@ -3,6 +3,8 @@
 #   make test            the test matrix (test/run-all)
 #   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
 #   make bench           LAM's cost in instructions per system call (tools/lam-bench)
+#   make listing         the instructions behind those counts, stock vs lam-u57 (tools/lam-insn-listing)
+#   make fuzz SEED=N ITER=N [FUZZ_CELLS=REGEX]   the differential fuzzer, longer (test/lam_fuzz.c)
 #   make images          all variants (make -j2 images builds two at once)
 #   make image VARIANT=V one variant
 #   make run [VARIANT=V] [CPU=M]   interactive shell in a variant's image
@@ -20,7 +22,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test crosscheck bench run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test crosscheck bench listing fuzz run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -108,6 +110,26 @@ crosscheck: emulator
 # BENCH_ARGS: e.g. "--iters 40000" or "--runs 1".
 bench: emulator tree
 	@tools/lam-bench $(BENCH_ARGS)
+
+# What those counts are made of: one call of each operation single-stepped
+# (gdb on QEMU's debugger stub) on the pristine tree and on lam-u57, and
+# where the executed instructions differ.  LISTING_ARGS: e.g.
+# "--cpu lam --lam u57_tagged" or "--ops read-1,uname".
+listing: emulator tree
+	@tools/install-deps test
+	@tools/lam-insn-listing $(LISTING_ARGS)
+
+# The differential syscall fuzzer (in make test: seed 1, 200 iterations per
+# mode) for longer, in the matrix's cells (their facts decide what it expects).
+SEED ?= 1
+ITER ?= 5000
+FUZZ_CELLS ?= lam-u57/lam|lam-u48/lam-la57|lam-u57/nolam
+fuzz: emulator tree
+	@tools/install-deps test
+	@[[ "$(SEED)" =~ ^[0-9]+$$ && "$(ITER)" =~ ^[1-9][0-9]*$$ ]] || \
+		{ echo "make fuzz: SEED and ITER want numbers (SEED=$(SEED) ITER=$(ITER))" >&2; exit 2; }
+	@test/run-matrix --cells '$(FUZZ_CELLS)' --progs lam_fuzz --timeout 3600 \
+		--prog-args "LAM_FUZZ_SEED=$(SEED) LAM_FUZZ_ITER=$(ITER)"
 
 clean:
 	@echo "removing kernel builds, images and test binaries: $(LAM_CACHE)/{build,images,test-bin}"

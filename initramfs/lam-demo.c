@@ -49,7 +49,8 @@ static void explain(int e)
 	switch (e) {
 	case ENODEV: printf(" (this CPU has no LAM)"); break;
 	case EINVAL: printf(" (the kernel does not know this arch_prctl: no LAM support built in, or bad argument)"); break;
-	case EBUSY: printf(" (the process is already multi-threaded)"); break;
+	case EBUSY: printf(" (LAM already on or inherited, a vfork child, or a device shares the page tables)"); break;
+	case EPERM: printf(" (the kernel's lam= policy refuses LAM: see its 'x86/lam:' boot line)"); break;
 	}
 }
 

@@ -11,6 +11,7 @@
 #include "lam_common.h"
 #include <pthread.h>
 #include <sched.h>
+#include <sys/klog.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
@@ -362,6 +363,38 @@ TEST_F(dest, get_max_tag_bits)
 {
 	check_dest(_metadata, self, "ARCH_GET_MAX_TAG_BITS", ARCH_GET_MAX_TAG_BITS,
 		   exp_max_tag_bits_of(self->mode, LAM_FRESH, false));
+}
+
+/*
+ * The kernel says at boot, once, whether the lam= policy lets processes
+ * enable LAM (on a LAM CPU with a LAM kernel; nothing otherwise).
+ */
+TEST(policy_boot_message)
+{
+	static char log[1 << 20];
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+	int lines = 0, allowed = 0;
+	const char *p;
+
+	ASSERT_LT(0, n) TH_LOG("klogctl(READ_ALL): %s", strerror(errno));
+	log[n] = 0;
+	for (p = log; (p = strstr(p, "x86/lam: LAM ")); p++) {
+		lines++;
+		if (!strncmp(p, "x86/lam: LAM available to user space", 36))
+			allowed = 1;
+		else
+			ASSERT_EQ(0, strncmp(p, "x86/lam: LAM refused to user space", 34))
+				TH_LOG("unknown policy line: %.120s", p);
+	}
+	if (!lam_facts.kernel || !lam_facts.cpu) {
+		EXPECT_EQ(0, lines) TH_LOG("a policy line without a LAM kernel on a LAM CPU");
+		return;
+	}
+	ASSERT_EQ(1, lines) TH_LOG("want exactly one x86/lam policy line at boot");
+	EXPECT_EQ(exp_policy_allows(), allowed)
+		TH_LOG("boot line says LAM %s, the policy facts say %s",
+		       allowed ? "available" : "refused",
+		       exp_policy_allows() ? "allowed" : "refused");
 }
 
 TEST(unknown_option_einval)

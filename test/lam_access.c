@@ -192,7 +192,7 @@ TEST_F(lam, bad_pointers_efault_read)
 	int fds[2];
 
 	lam_go(_metadata, self, variant, false);
-	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe2(fds, O_NONBLOCK));
 	ASSERT_EQ(4, write(fds[1], "abcd", 4));
 	EXPECT_EQ(-1, read(fds[0], lam_set_bit(buf, 63), 4));
 	EXPECT_EQ(EFAULT, errno);
@@ -200,6 +200,8 @@ TEST_F(lam, bad_pointers_efault_read)
 					       self->mode->outside_bit), 4));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(4, read(fds[0], buf, 4));
+	close(fds[0]);
+	close(fds[1]);
 }
 
 /* ---- syscalls with tagged pointers ---- */
@@ -229,7 +231,7 @@ TEST_F(lam, syscall_read_write)
 	ssize_t r;
 
 	lam_go(_metadata, self, variant, false);
-	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe2(fds, O_NONBLOCK));
 
 	/* write() from a tagged buffer */
 	r = write(fds[1], lam_tag(src, self->mode, 0), 13);
@@ -266,7 +268,7 @@ TEST_F(lam, syscall_readv_writev)
 	ssize_t r;
 
 	lam_go(_metadata, self, variant, false);
-	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe2(fds, O_NONBLOCK));
 	/* tagged iov_base and a tagged pointer to the iovec array */
 	wv[0].iov_base = lam_tag(a, self->mode, 1);
 	wv[0].iov_len = 3;
@@ -497,7 +499,7 @@ TEST_F(lam, kernel_addresses_efault)
 
 	lam_go(_metadata, self, variant, false);
 	want = exp_ptr_errno(LAM_PTR_KERNEL, self->on);
-	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe2(fds, O_NONBLOCK));
 	ASSERT_EQ(4, write(fds[1], "abcd", 4));
 	for (unsigned int i = 0; i < sizeof(kaddr) / sizeof(kaddr[0]); i++) {
 		void *k = (void *)kaddr[i];

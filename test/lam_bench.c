@@ -5,7 +5,7 @@
  * advances 1 ns per instruction, so "ns per call" is instructions per call,
  * the same from run to run.
  *
- *   lam_bench [--iters N] none|u57|u48 [tagged]
+ *   lam_bench [--iters N | --trace OP] none|u57|u48 [tagged]
  *     none    LAM not enabled (ARCH_ENABLE_TAGGED_ADDR not called)
  *     u57     LAM_U57 enabled (6 bits), u48: LAM_U48 (15 bits)
  *     tagged  every pointer passed to the kernel carries a tag
@@ -13,6 +13,11 @@
  * Prints "lam_bench: OP INSNS" per operation (INSNS: per call, one
  * decimal, in the fastest of CHUNKS chunks of the calls); exit 1 if an
  * operation fails or enabling LAM does.
+ *
+ * --trace OP: after the same set-up and warm-up, one call of OP between
+ * lam_trace_begin() and lam_trace_end(), for tools/lam-insn-listing, which
+ * single-steps what lies between them through QEMU's debugger stub (it
+ * finds them by name: the binary is static and not position-independent).
  */
 #include "lam_common.h"
 
@@ -218,15 +223,31 @@ static const struct {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: lam_bench [--iters N] none|u57|u48 [tagged]\n");
+	fprintf(stderr, "usage: lam_bench [--iters N | --trace OP] none|u57|u48 [tagged]\n");
 	exit(2);
+}
+
+/* the two ends of a traced call (noinline: their addresses are the marks) */
+__attribute__((noinline)) void lam_trace_begin(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void lam_trace_end(void)
+{
+	__asm__ volatile("" ::: "memory");
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long i, k;
+	const char *trace = NULL;
 
-	if (argc >= 3 && !strcmp(argv[1], "--iters")) {
+	if (argc >= 3 && !strcmp(argv[1], "--trace")) {
+		trace = argv[2];
+		argc -= 2;
+		argv += 2;
+	} else if (argc >= 3 && !strcmp(argv[1], "--iters")) {
 		char *end;
 
 		iters = strtoul(argv[2], &end, 10);
@@ -267,6 +288,24 @@ int main(int argc, char **argv)
 	t_uts = T(uts);
 	t_word = T(word);
 	ring_setup();
+
+	if (trace) {
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			if (!strcmp(ops[k].name, trace))
+				break;
+		if (k == sizeof(ops) / sizeof(ops[0]))
+			usage();
+		for (i = 0; i < 64; i++)
+			if (ops[k].fn() < 0)
+				fail(ops[k].name);
+		lam_trace_begin();
+		i = ops[k].fn();
+		lam_trace_end();
+		if ((long)i < 0)
+			fail(ops[k].name);
+		printf("lam_bench: traced %s\n", ops[k].name);
+		return 0;
+	}
 
 	/*
 	 * Each operation runs in CHUNKS chunks and the fastest chunk counts: a

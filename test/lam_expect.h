@@ -6,7 +6,8 @@
  * expect (that would make it unable to fail).  The runner (test/run-matrix,
  * from test/matrix.tsv) passes the facts of the cell on the command line as
  * LAM_KERNEL=0|1 LAM_U48=0|1 LAM_5LEVEL=0|1 LAM_CPU=0|1 LAM_LA57=0|1
- * LAM_NCPU=N (or in the environment, argv wins).  A missing fact is an error.
+ * LAM_NCPU=N LAM_POLICY=0|1|2 LAM_MITIGATIONS=0|1 (or in the environment,
+ * argv wins).  A missing fact is an error.
  *
  * Every expected result is computed here, from those facts only:
  *
@@ -17,10 +18,18 @@
  *  LAM_CPU       the CPU enumerates LAM (CPUID.(7,1):EAX[26])
  *  LAM_LA57      the CPU enumerates LA57 (5-level paging)
  *  LAM_NCPU      number of CPUs the guest has
+ *  LAM_POLICY    the kernel's "lam=" policy in force: 0 off, 1 on, 2 auto
+ *                (the default when the command line has no lam=)
+ *  LAM_MITIGATIONS  CPU mitigations on (1) or off (0, mitigations=off)
+ *
+ *  LAM usable    KERNEL && CPU && (POLICY on || (POLICY auto && !MITIGATIONS)):
+ *                the emulator has no LASS and this kernel never enables
+ *                LASS, so auto allows LAM only with mitigations off.
  *
  *  ARCH_ENABLE_TAGGED_ADDR(n)   (checks in this order)
  *    !KERNEL                                   -> EINVAL
  *    !CPU                                      -> ENODEV
+ *    the policy refuses LAM                    -> EPERM
  *    already enabled (also: inherited by fork) -> EBUSY
  *    in a vfork child (on its parent's mm until execve/_exit) -> EBUSY
  *    n == 0 or n > 15                          -> EINVAL
@@ -38,8 +47,8 @@
  *    tag bits of the process's mode (6 for U57, 15 for U48); with LAM off it
  *    reports the largest nr_bits ARCH_ENABLE_TAGGED_ADDR would accept at that
  *    moment (15 if CONFIG_X86_LAM_U48 and nothing is mapped above 47 bits,
- *    else 6), and 0 if ENABLE would accept none (CPU without LAM, or a vfork
- *    child of a process without LAM).
+ *    else 6), and 0 if ENABLE would accept none (CPU without LAM, the
+ *    policy refuses LAM, or a vfork child of a process without LAM).
  *  The GET calls' destination: NULL, unmapped, read-only or a kernel-half
  *    address -> EFAULT (EINVAL if !KERNEL); a tagged writable one -> written
  *    when LAM is on, else EFAULT.
@@ -75,9 +84,11 @@ struct lam_facts {
 	int cpu;	/* CPU has LAM */
 	int la57;	/* CPU has LA57 */
 	int ncpu;	/* CPUs in the guest */
+	int policy;	/* lam=: 0 off, 1 on, 2 auto */
+	int mitigations; /* CPU mitigations on */
 };
 
-static struct lam_facts lam_facts = { -1, -1, -1, -1, -1, -1 };
+static struct lam_facts lam_facts = { -1, -1, -1, -1, -1, -1, -1, -1 };
 
 static const struct {
 	const char *name;
@@ -89,6 +100,8 @@ static const struct {
 	{ "LAM_CPU", &lam_facts.cpu },
 	{ "LAM_LA57", &lam_facts.la57 },
 	{ "LAM_NCPU", &lam_facts.ncpu },
+	{ "LAM_POLICY", &lam_facts.policy },
+	{ "LAM_MITIGATIONS", &lam_facts.mitigations },
 };
 #define LAM_NFACTS (sizeof(lam_fact_names) / sizeof(lam_fact_names[0]))
 
@@ -130,14 +143,15 @@ static void __attribute__((unused)) lam_facts_init(int *argc, char **argv)
 	*argc = j;
 	for (unsigned int i = 0; i < LAM_NFACTS; i++) {
 		if (*lam_fact_names[i].val < 0) {
-			printf("Bail out! fact %s not given (the runner must pass all of LAM_KERNEL LAM_U48 LAM_5LEVEL LAM_CPU LAM_LA57 LAM_NCPU)\n",
+			printf("Bail out! fact %s not given (the runner must pass all of LAM_KERNEL LAM_U48 LAM_5LEVEL LAM_CPU LAM_LA57 LAM_NCPU LAM_POLICY LAM_MITIGATIONS)\n",
 			       lam_fact_names[i].name);
 			exit(2);
 		}
 	}
-	printf("# facts: LAM_KERNEL=%d LAM_U48=%d LAM_5LEVEL=%d LAM_CPU=%d LAM_LA57=%d LAM_NCPU=%d\n",
+	printf("# facts: LAM_KERNEL=%d LAM_U48=%d LAM_5LEVEL=%d LAM_CPU=%d LAM_LA57=%d LAM_NCPU=%d LAM_POLICY=%d LAM_MITIGATIONS=%d\n",
 	       lam_facts.kernel, lam_facts.u48, lam_facts.l5, lam_facts.cpu,
-	       lam_facts.la57, lam_facts.ncpu);
+	       lam_facts.la57, lam_facts.ncpu, lam_facts.policy,
+	       lam_facts.mitigations);
 }
 
 #define LAM_MASK_NONE	(~0UL)
@@ -151,6 +165,13 @@ enum lam_state {
 	LAM_SHARED_MM,	/* LAM off, other threads / CLONE_VM (not vfork): as LAM_FRESH */
 	LAM_VFORK_CHILD, /* a vfork child, on its parent's mm until execve/_exit */
 };
+
+/* The kernel's lam= policy lets a process enable LAM (see the table) */
+static inline bool exp_policy_allows(void)
+{
+	return lam_facts.policy == 1 ||
+	       (lam_facts.policy == 2 && !lam_facts.mitigations);
+}
 
 /* 5-level paging is in use: kernel supports it and the CPU has LA57 */
 static inline bool exp_paging57(void)
@@ -202,6 +223,8 @@ static inline int exp_enable(unsigned long nbits, enum lam_state st, bool high_m
 		return EINVAL;
 	if (!lam_facts.cpu)
 		return ENODEV;
+	if (!exp_policy_allows())
+		return EPERM;
 	if (st == LAM_ENABLED || st == LAM_VFORK_CHILD)
 		return EBUSY;
 	if (nbits == 0 || nbits > 15)
@@ -244,8 +267,8 @@ static inline int exp_max_tag_bits_rc(void)
  * process's mode (6 for U57, 15 for U48); with LAM off it reports the
  * largest nr_bits ARCH_ENABLE_TAGGED_ADDR would accept at that moment (15
  * if CONFIG_X86_LAM_U48 and nothing is mapped above 47 bits, else 6), and 0
- * if ENABLE would accept none (CPU without LAM, or a vfork child of a
- * process without LAM).
+ * if ENABLE would accept none (CPU without LAM, the policy refuses LAM, or
+ * a vfork child of a process without LAM).
  * @mode_nbits: the nr_bits the mm's mode was enabled with (0: LAM off; see
  * exp_mode_after()), @st: the caller's state, @high_mapped: as exp_enable().
  */
@@ -254,7 +277,7 @@ static inline unsigned long exp_max_tag_bits_of(unsigned long mode_nbits,
 {
 	if (mode_nbits)
 		return exp_tag_bits_for(mode_nbits);
-	if (!lam_facts.cpu || st == LAM_VFORK_CHILD)
+	if (!lam_facts.cpu || !exp_policy_allows() || st == LAM_VFORK_CHILD)
 		return 0;
 	if (lam_facts.u48 && !(high_mapped && exp_high_map(false)))
 		return 15;

@@ -749,6 +749,70 @@ static long prctl_map_vdso(const struct vdso_image *image, unsigned long addr)
 #define LAM_U57_BITS	6
 #define LAM_U48_BITS	15
 
+/*
+ * Who may enable LAM: "lam=" on the kernel command line.  SLAM (2023)
+ * showed that LAM's relaxed canonical check lets speculative execution
+ * reach kernel data through user-controlled tagged pointers, unless the
+ * CPU enforces Linear Address Space Separation, which this kernel never
+ * enables (CR4.LASS stays clear), so a CPU's LASS cannot count here.
+ *   lam=auto  (default) only with CPU mitigations off (mitigations=off)
+ *   lam=on    whenever the CPU has LAM: the admin accepts the SLAM risk
+ *   lam=off   never
+ * A refused ARCH_ENABLE_TAGGED_ADDR fails with EPERM and
+ * ARCH_GET_MAX_TAG_BITS reports 0; the kernel logs the decision at boot.
+ */
+enum lam_policy { LAM_POLICY_AUTO, LAM_POLICY_ON, LAM_POLICY_OFF };
+static enum lam_policy lam_policy __ro_after_init = LAM_POLICY_AUTO;
+static const char * const lam_policy_names[] = {
+	[LAM_POLICY_AUTO] = "auto",
+	[LAM_POLICY_ON] = "on",
+	[LAM_POLICY_OFF] = "off",
+};
+
+static int __init lam_policy_setup(char *arg)
+{
+	int i = arg ? match_string(lam_policy_names,
+				   ARRAY_SIZE(lam_policy_names), arg) : -EINVAL;
+
+	if (i < 0) {
+		pr_err("x86/lam: lam=%s is not one of auto, on, off: using auto\n",
+		       arg ? arg : "");
+		return 0;
+	}
+	lam_policy = i;
+	return 0;
+}
+early_param("lam", lam_policy_setup);
+
+/* May a process enable LAM on this machine? */
+static bool lam_policy_allows(void)
+{
+	switch (lam_policy) {
+	case LAM_POLICY_ON:
+		return true;
+	case LAM_POLICY_OFF:
+		return false;
+	default:
+		return cpu_mitigations_off();
+	}
+}
+
+static int __init lam_policy_report(void)
+{
+	if (!cpu_feature_enabled(X86_FEATURE_LAM))
+		return 0;
+	if (lam_policy_allows())
+		pr_info("x86/lam: LAM available to user space (lam=%s%s)\n",
+			lam_policy_names[lam_policy],
+			lam_policy == LAM_POLICY_AUTO ? ", mitigations=off" : "");
+	else if (lam_policy == LAM_POLICY_OFF)
+		pr_info("x86/lam: LAM refused to user space (lam=off)\n");
+	else
+		pr_info("x86/lam: LAM refused to user space: CPU mitigations are on and this kernel does not enable LASS (SLAM); lam=on allows it\n");
+	return 0;
+}
+late_initcall(lam_policy_report);
+
 /* IPI: load the LAM mode of @info's mm if that mm runs on this CPU. */
 static void enable_lam_func(void *info)
 {
@@ -809,6 +873,9 @@ static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 	if (!cpu_feature_enabled(X86_FEATURE_LAM))
 		return -ENODEV;
 
+	if (!lam_policy_allows())
+		return -EPERM;
+
 	/* Only a 64-bit process may enable LAM, and only for itself */
 	if (mm != current->mm || in_compat_syscall())
 		return -EINVAL;
@@ -859,7 +926,8 @@ out:
 
 /*
  * With LAM on: the tag bits of the mode.  With LAM off: the most that
- * ARCH_ENABLE_TAGGED_ADDR would accept now (0: none).
+ * ARCH_ENABLE_TAGGED_ADDR would accept now (0: none, also when the
+ * policy refuses LAM).
  */
 static int prctl_get_max_tag_bits(struct task_struct *task,
 				  unsigned long __user *bits_ptr)
@@ -867,7 +935,7 @@ static int prctl_get_max_tag_bits(struct task_struct *task,
 	struct mm_struct *mm = task->mm;
 	unsigned long bits = 0;
 
-	if (cpu_feature_enabled(X86_FEATURE_LAM)) {
+	if (cpu_feature_enabled(X86_FEATURE_LAM) && lam_policy_allows()) {
 		if (mmap_read_lock_killable(mm))
 			return -EINTR;
 		if (mm->context.lam_cr3_mask == X86_CR3_LAM_U48)
