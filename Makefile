@@ -5,6 +5,7 @@
 #   make bench           LAM's cost in instructions per system call (tools/lam-bench)
 #   make listing         the instructions behind those counts, stock vs lam-u57 (tools/lam-insn-listing)
 #   make fuzz SEED=N ITER=N [FUZZ_CELLS=REGEX]   the differential fuzzer, longer (test/lam_fuzz.c)
+#   make patches [PATCHES=DIR]   the overlay as a numbered patch series + quilt series file (series.d/)
 #   make images          all variants (make -j2 images builds two at once)
 #   make image VARIANT=V one variant
 #   make run [VARIANT=V] [CPU=M]   interactive shell in a variant's image
@@ -22,7 +23,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test crosscheck bench listing fuzz run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test crosscheck bench listing fuzz patches run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -130,6 +131,12 @@ fuzz: emulator tree
 		{ echo "make fuzz: SEED and ITER want numbers (SEED=$(SEED) ITER=$(ITER))" >&2; exit 2; }
 	@test/run-matrix --cells '$(FUZZ_CELLS)' --progs lam_fuzz --timeout 3600 \
 		--prog-args "LAM_FUZZ_SEED=$(SEED) LAM_FUZZ_ITER=$(ITER)"
+
+# The overlay as a reviewable series (tools/lam-patches; series.d/ says how
+# it is split): DIR/NNNN-*.patch in git format-patch form and DIR/series.
+PATCHES ?= patches
+patches: deps
+	@tools/lam-patches --out '$(PATCHES)'
 
 clean:
 	@echo "removing kernel builds, images and test binaries: $(LAM_CACHE)/{build,images,test-bin}"

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # tools/lib/apt.sh: apt-get that waits for a busy apt/dpkg lock.
-# Sourced by tools/install-deps and tools/qemu-lam/build.
+# Sourced by tools/install-deps, tools/fetch-kernel, tools/qemu-lam/build and
+# tools/lam-debian.
 #
 #   apt_wait ARGS...   apt-get ARGS..., as root (sudo when not root); while
 #                      another program holds the apt or dpkg lock, waits
@@ -8,6 +9,10 @@
 #                      with one message, then retries; its output goes to
 #                      stderr.  Returns apt-get's status.
 #   apt_update_once    apt-get update, at most once per process.
+#   apt_have_deb_src   true if some enabled apt source has a deb-src entry
+#   apt_add_deb_src FILE  mirror the enabled "deb" entries as "deb-src"
+#                      entries in FILE (deb822), then apt-get update (for
+#                      apt-get source: tools/qemu-lam/build, tools/lam-debian)
 
 : "${LAM_APT_LOCK_WAIT:=600}"
 
@@ -56,4 +61,77 @@ apt_update_once() {
 	printf 'apt: apt-get update\n' >&2
 	apt_wait update -q || return 1
 	apt_updated=1
+}
+
+apt_have_deb_src() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && grep -Eqs '^[[:space:]]*deb-src[[:space:]]' "$f" && return 0
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] && grep -Eiqs '^Types:.*deb-src' "$f" && return 0
+	done
+	return 1
+}
+
+apt_add_deb_src() {
+	local tmp f dest=$1
+	tmp=$(mktemp)
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		# deb822 stanzas whose Types has "deb"; keep URIs/Suites/Components/Signed-By
+		awk '
+			function flush() {
+				if (isdeb && uris != "") {
+					print "Types: deb-src"; print uris; print suites
+					if (comps != "") print comps
+					if (signed != "") print signed
+					print ""
+				}
+				isdeb = 0; uris = suites = comps = signed = ""
+			}
+			/^[[:space:]]*$/ { flush(); next }
+			/^#/ { next }
+			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") isdeb = 1; next }
+			tolower($1) == "uris:" { uris = $0; next }
+			tolower($1) == "suites:" { suites = $0; next }
+			tolower($1) == "components:" { comps = $0; next }
+			tolower($1) == "signed-by:" { signed = $0; next }
+			tolower($1) == "enabled:" && tolower($2) == "no" { isdeb = 0; uris = "x"; next }
+			END { flush() }
+		' "$f" | sed '/^URIs: x$/d' >>"$tmp"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		sed -n 's/^[[:space:]]*deb[[:space:]]\+\(.*\)$/\1/p' "$f" | while read -r line; do
+			# one-line format: [options] uri suite components...
+			# shellcheck disable=SC2086 # split the line into words
+			set -- $line
+			opts="" uri=""
+			if [ "${1#\[}" != "$1" ]; then
+				while [ $# -gt 0 ]; do
+					opts="$opts ${1#\[}"; shift
+					case "$opts" in *\]) break ;; esac
+				done
+				opts=${opts%\]}
+			fi
+			uri=$1; shift
+			printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: %s\n' "$uri" "$1" "${*:2}"
+			case "$opts" in *signed-by=*)
+				opts=${opts##*signed-by=}; printf 'Signed-By: %s\n' "${opts%% *}" ;;
+			esac
+			printf '\n'
+		done >>"$tmp"
+	done
+	if [ ! -s "$tmp" ]; then
+		rm -f "$tmp"
+		printf 'apt: no "deb" apt source found to mirror as deb-src\n' >&2
+		return 1
+	fi
+	printf 'apt: adding %s\n' "$dest" >&2
+	apt_as_root install -m 0644 "$tmp" "$dest" || { rm -f "$tmp"; return 1; }
+	rm -f "$tmp"
+	# the new entry has no index yet: apt must fetch it before 'apt-get source'
+	apt_updated=0
+	apt_update_once
 }
