@@ -60,7 +60,7 @@ SYM_FUNC_START(__get_user_1)
 	ASM_CLAC
 	RET
 .Lget_user_1_lam:
-	LAM_USER_SLOW_PATH %rax, %rdx, 0, .Lget_user_1_ok, bad_get_user
+	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_1_ok, bad_get_user
 SYM_FUNC_END(__get_user_1)
 EXPORT_SYMBOL(__get_user_1)
 
@@ -77,7 +77,7 @@ SYM_FUNC_START(__get_user_2)
 	ASM_CLAC
 	RET
 .Lget_user_2_lam:
-	LAM_USER_SLOW_PATH %rax, %rdx, 1, .Lget_user_2_ok, bad_get_user
+	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_2_ok, bad_get_user
 SYM_FUNC_END(__get_user_2)
 EXPORT_SYMBOL(__get_user_2)
 
@@ -94,7 +94,7 @@ SYM_FUNC_START(__get_user_4)
 	ASM_CLAC
 	RET
 .Lget_user_4_lam:
-	LAM_USER_SLOW_PATH %rax, %rdx, 3, .Lget_user_4_ok, bad_get_user
+	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_4_ok, bad_get_user
 SYM_FUNC_END(__get_user_4)
 EXPORT_SYMBOL(__get_user_4)
 
@@ -112,7 +112,7 @@ SYM_FUNC_START(__get_user_8)
 	ASM_CLAC
 	RET
 .Lget_user_8_lam:
-	LAM_USER_SLOW_PATH %rax, %rdx, 7, .Lget_user_8_ok, bad_get_user
+	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_8_ok, bad_get_user
 #else
 	LOAD_TASK_SIZE_MINUS_N(7)
 	cmp %_ASM_DX,%_ASM_AX

@@ -55,7 +55,7 @@ SYM_INNER_LABEL(__put_user_nocheck_1, SYM_L_GLOBAL)
 	ASM_CLAC
 	RET
 .Lput_user_1_lam:
-	LAM_USER_SLOW_PATH %rcx, %rbx, 0, __put_user_nocheck_1, .Lbad_put_user
+	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_1, .Lbad_put_user
 SYM_FUNC_END(__put_user_1)
 EXPORT_SYMBOL(__put_user_1)
 EXPORT_SYMBOL(__put_user_nocheck_1)
@@ -72,7 +72,7 @@ SYM_INNER_LABEL(__put_user_nocheck_2, SYM_L_GLOBAL)
 	ASM_CLAC
 	RET
 .Lput_user_2_lam:
-	LAM_USER_SLOW_PATH %rcx, %rbx, 1, __put_user_nocheck_2, .Lbad_put_user
+	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_2, .Lbad_put_user
 SYM_FUNC_END(__put_user_2)
 EXPORT_SYMBOL(__put_user_2)
 EXPORT_SYMBOL(__put_user_nocheck_2)
@@ -89,7 +89,7 @@ SYM_INNER_LABEL(__put_user_nocheck_4, SYM_L_GLOBAL)
 	ASM_CLAC
 	RET
 .Lput_user_4_lam:
-	LAM_USER_SLOW_PATH %rcx, %rbx, 3, __put_user_nocheck_4, .Lbad_put_user
+	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_4, .Lbad_put_user
 SYM_FUNC_END(__put_user_4)
 EXPORT_SYMBOL(__put_user_4)
 EXPORT_SYMBOL(__put_user_nocheck_4)
@@ -109,7 +109,7 @@ SYM_INNER_LABEL(__put_user_nocheck_8, SYM_L_GLOBAL)
 	ASM_CLAC
 	RET
 .Lput_user_8_lam:
-	LAM_USER_SLOW_PATH %rcx, %rbx, 7, __put_user_nocheck_8, .Lbad_put_user
+	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_8, .Lbad_put_user
 SYM_FUNC_END(__put_user_8)
 EXPORT_SYMBOL(__put_user_8)
 EXPORT_SYMBOL(__put_user_nocheck_8)

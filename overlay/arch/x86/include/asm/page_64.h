@@ -208,13 +208,20 @@ lam:
 #elif !defined(LINKER_SCRIPT)
 
 /*
- * The slow path of __get_user_N() and __put_user_N() (arch/x86/lib), taken
- * only when the usual range check refused \ptr: it may carry the tag of the
- * LAM mode loaded on this CPU.  As __lam_access_ok(), but for one access of
- * \n + 1 bytes that must lie within the mode's range: \ptr is untagged and
- * checked, then the function goes on at \ok with CF set (for its
- * array_index_mask_nospec()), or fails at \bad.  Clobbers \tmp.  Without
- * CONFIG_X86_LAM the usual check jumps straight to \bad.
+ * The LAM edge of __get_user_N() and __put_user_N() (arch/x86/lib), taken
+ * only when the usual check (cmp \limit, \ptr; \limit holds the constant
+ * TASK_SIZE_MAX - N) refused \ptr: it may carry the tag of the LAM mode of
+ * the address space loaded on this CPU.  \ptr is untagged with this CPU's
+ * mask and compared again with the same \limit, which is exact for every
+ * mode the CPU may be in (a pointer the CPU would refuse keeps bit 56, or
+ * bit 47, and so stays at or above \limit), except LAM_U48 under 5-level
+ * paging, where the caller has untagged strictly already (see
+ * uaccess_untagged()).  That last compare alone gates the access: \ok is
+ * reached with its CF, which __get_user_N() turns into its
+ * array_index_mask_nospec() mask, so that no mispredicted branch brings a
+ * pointer that this compare refused to the access.  Without LAM the mask is
+ * -1: the pointer stays refused.  Without CONFIG_X86_LAM the usual check
+ * jumps straight to \bad.
  */
 #ifdef CONFIG_X86_LAM
 #include <asm/percpu.h>
@@ -228,15 +235,12 @@ lam:
 #endif
 .endm
 
-.macro LAM_USER_SLOW_PATH ptr, tmp, n, ok, bad
+.macro LAM_USER_SLOW_PATH ptr, limit, ok, bad
 #ifdef CONFIG_X86_LAM
-	mov PER_CPU_VAR(cpu_lam_user_end), \tmp
-	sub $\n, \tmp
-	jb \bad
 	and PER_CPU_VAR(cpu_untag_mask), \ptr
-	cmp \tmp, \ptr
-	jae \bad
-	jmp \ok
+	cmp \limit, \ptr
+	jb \ok
+	jmp \bad
 #endif
 .endm
 
