@@ -2171,7 +2171,7 @@ static void do_pages_stat_array(struct mm_struct *mm, unsigned long nr_pages,
 	mmap_read_lock(mm);
 
 	for (i = 0; i < nr_pages; i++) {
-		unsigned long addr = (unsigned long)untagged_addr_remote(mm, *pages);
+		unsigned long addr = (unsigned long)lam_untagged_addr_remote(mm, *pages);
 		unsigned int foll_flags = FOLL_DUMP;
 		struct vm_area_struct *vma;
 		struct page *page;
