@@ -183,6 +183,14 @@ long strncpy_from_user_nofault(char *dst, const void __user *unsafe_addr,
 	if (unlikely(count <= 0))
 		return 0;
 
+	/*
+	 * As copy_from_user_nofault(): in an NMI inside switch_mm_irqs_off()
+	 * this CPU's LAM state, which the range check reads, may still be the
+	 * previous address space's.  Stock code without LAM reads on.
+	 */
+	if (IS_ENABLED(CONFIG_X86_LAM) && !nmi_uaccess_okay())
+		return -EFAULT;
+
 	pagefault_disable();
 	ret = strncpy_from_user(dst, unsafe_addr, count);
 	pagefault_enable();
