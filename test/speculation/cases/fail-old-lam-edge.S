@@ -1,21 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * the LAM edge that landed before the fix: its limit is a per-CPU value minus N (0 - N wraps without LAM) guarded by a branch of its own: fails
+ * The LAM edge that landed before the fix (the built lam-u57 kernel's
+ * instructions): its limit is the per-CPU cpu_lam_user_end minus N, which
+ * wraps (0 - N) without LAM, behind a branch of its own; mispredicting that
+ * one branch reaches the access with any kernel pointer: fails.
  */
-	.text
-	.globl __get_user_4
-__get_user_4:
-	mov $0x7ffffffffffc,%rdx
-	cmp %rdx,%rax
+	.include "user-access.inc"
+	GET_USER_4_CHECK
 	jae .Llam
-.Lok:
-	sbb %rdx,%rdx
-	and %rdx,%rax
-	stac
-	movl (%rax),%edx
-	xor %eax,%eax
-	clac
-	ret
+	GET_USER_4_TAIL
 .Llam:
 	mov %gs:cpu_lam_user_end,%rdx
 	sub $3,%rdx
@@ -24,22 +17,10 @@ __get_user_4:
 	cmp %rdx,%rax
 	jae .Lbad
 	jmp .Lok
-.Lbad:
-	xor %edx,%edx
-	mov $-14,%rax
-	ret
-	.globl __put_user_4
-__put_user_4:
-	mov $0x7ffffffffffc,%rbx
-	cmp %rbx,%rcx
+
+	PUT_USER_4_CHECK
 	jae .Lplam
-.Lnocheck:
-	endbr64
-	stac
-	movl %eax,(%rcx)
-	xor %ecx,%ecx
-	clac
-	ret
+	PUT_USER_4_TAIL
 .Lplam:
 	mov %gs:cpu_lam_user_end,%rbx
 	sub $3,%rbx
@@ -48,6 +29,3 @@ __put_user_4:
 	cmp %rbx,%rcx
 	jae .Lpbad
 	jmp .Lnocheck
-.Lpbad:
-	mov $-14,%ecx
-	ret
