@@ -120,15 +120,17 @@ extern int mmap_rnd_compat_bits __read_mostly;
 
 /*
  * Where 6.1 untags on no architecture but x86 LAM must (access by address
- * to another process's memory, private futex keys) and where it checks a
- * user range without access_ok() (nofault copies): the identity and
- * __access_ok() unless the architecture defines them, so that nothing
- * changes elsewhere.
+ * to another process's memory, private futex keys), where it checks a user
+ * range without access_ok() (nofault copies) and where it bounds a user
+ * range by TASK_SIZE_MAX (strncpy_from_user(), strnlen_user()): the
+ * identity, __access_ok() and TASK_SIZE_MAX unless the architecture
+ * defines them, so that nothing changes elsewhere.
  */
 #ifndef lam_untagged_addr
 #define lam_untagged_addr(addr)			(addr)
 #define lam_untagged_addr_remote(mm, addr)	((void)(mm), (addr))
 #define lam_access_ok(ptr, size)		__access_ok(ptr, size)
+#define lam_task_size_max()			TASK_SIZE_MAX
 #endif
 
 #ifndef __pa_symbol

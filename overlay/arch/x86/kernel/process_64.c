@@ -822,6 +822,8 @@ static void enable_lam_func(void *info)
 	if (this_cpu_read(cpu_tlbstate.loaded_mm) != mm)
 		return;
 
+	/* The limit narrows before CR3 gets the mode (see tlbflush.h) */
+	cpu_lam_update_task_size_max(mm_untag_mask(mm));
 	/* LAM does not change translations: the flush is only a side effect */
 	write_cr3(__read_cr3() | lam);
 	cpu_tlbstate_update_lam(lam, mm_untag_mask(mm));

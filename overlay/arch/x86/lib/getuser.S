@@ -37,13 +37,36 @@
 
 #define ASM_BARRIER_NOSPEC ALTERNATIVE "", "lfence", X86_FEATURE_LFENCE_RDTSC
 
-#ifdef CONFIG_X86_5LEVEL
+#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
+/*
+ * As lam_task_size_max(): the constant of the paging mode, unless the CPU
+ * has both LAM and 5-level paging; then the limit of the LAM mode of the
+ * loaded address space, read out of line (LAM_TASK_SIZE_MAX_MINUS_N(), in
+ * the same function) because a replacement cannot carry its relocation.
+ */
+#define LOAD_TASK_SIZE_MINUS_N(n) \
+	ALTERNATIVE_2 __stringify(jmp .Llam_task_size_max_##n), \
+		      __stringify(mov $((1 << 56) - 4096 - (n)),%rdx), \
+		      ALT_NOT(X86_FEATURE_LAM), \
+		      __stringify(mov $((1 << 47) - 4096 - (n)),%rdx), \
+		      ALT_NOT(X86_FEATURE_LA57); \
+.Llam_task_size_max_done_##n:
+#define LAM_TASK_SIZE_MAX_MINUS_N(n) \
+.Llam_task_size_max_##n: \
+	mov PER_CPU_VAR(cpu_task_size_max),%rdx; \
+	sub $(n),%rdx; \
+	jmp .Llam_task_size_max_done_##n
+#elif defined(CONFIG_X86_5LEVEL)
 #define LOAD_TASK_SIZE_MINUS_N(n) \
 	ALTERNATIVE __stringify(mov $((1 << 47) - 4096 - (n)),%rdx), \
 		    __stringify(mov $((1 << 56) - 4096 - (n)),%rdx), X86_FEATURE_LA57
 #else
 #define LOAD_TASK_SIZE_MINUS_N(n) \
 	mov $(TASK_SIZE_MAX - (n)),%_ASM_DX
+#endif
+
+#ifndef LAM_TASK_SIZE_MAX_MINUS_N
+#define LAM_TASK_SIZE_MAX_MINUS_N(n)
 #endif
 
 	.text
@@ -61,6 +84,7 @@ SYM_FUNC_START(__get_user_1)
 	RET
 .Lget_user_1_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_1_ok, bad_get_user
+	LAM_TASK_SIZE_MAX_MINUS_N(0)
 SYM_FUNC_END(__get_user_1)
 EXPORT_SYMBOL(__get_user_1)
 
@@ -78,6 +102,7 @@ SYM_FUNC_START(__get_user_2)
 	RET
 .Lget_user_2_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_2_ok, bad_get_user
+	LAM_TASK_SIZE_MAX_MINUS_N(1)
 SYM_FUNC_END(__get_user_2)
 EXPORT_SYMBOL(__get_user_2)
 
@@ -95,6 +120,7 @@ SYM_FUNC_START(__get_user_4)
 	RET
 .Lget_user_4_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_4_ok, bad_get_user
+	LAM_TASK_SIZE_MAX_MINUS_N(3)
 SYM_FUNC_END(__get_user_4)
 EXPORT_SYMBOL(__get_user_4)
 
@@ -113,6 +139,7 @@ SYM_FUNC_START(__get_user_8)
 	RET
 .Lget_user_8_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_8_ok, bad_get_user
+	LAM_TASK_SIZE_MAX_MINUS_N(7)
 #else
 	LOAD_TASK_SIZE_MINUS_N(7)
 	cmp %_ASM_DX,%_ASM_AX
@@ -176,53 +203,6 @@ SYM_FUNC_END(__get_user_nocheck_8)
 EXPORT_SYMBOL(__get_user_nocheck_8)
 
 
-#ifdef CONFIG_X86_LAM
-#ifdef CONFIG_X86_5LEVEL
-#define LOAD_TASK_SIZE_MAX_RCX \
-	ALTERNATIVE __stringify(mov $((1 << 47) - 4096),%rcx), \
-		    __stringify(mov $((1 << 56) - 4096),%rcx), X86_FEATURE_LA57
-#else
-#define LOAD_TASK_SIZE_MAX_RCX \
-	mov $TASK_SIZE_MAX,%rcx
-#endif
-
-/*
- * __lam_access_ok_slow: access_ok()'s slow path (see asm/uaccess.h), taken
- * only when the usual range check refused the pointer: it may carry the tag
- * of the LAM mode loaded on this CPU.  Its untagged form must start within
- * the mode's range, which excludes every pointer that the CPU would refuse,
- * and the block must end within the address space, as without LAM.  Without
- * LAM (on this CPU or in this address space) the mask is -1 and the mode's
- * range empty: the pointer stays refused.
- *
- * Inputs:	the pointer at 8(%rsp), the size at 16(%rsp)
- * Outputs:	at 8(%rsp) 1 if the block may be valid, else 0
- * Clobbers only the flags: it is called from inline assembly.
- */
-SYM_FUNC_START(__lam_access_ok_slow)
-	push %rax
-	push %rcx
-	mov 24(%rsp), %rax
-	and PER_CPU_VAR(cpu_untag_mask), %rax
-	cmp PER_CPU_VAR(cpu_lam_user_end), %rax
-	ja .Llam_refused
-	LOAD_TASK_SIZE_MAX_RCX
-	sub 32(%rsp), %rcx
-	jb .Llam_refused
-	cmp %rcx, %rax
-	ja .Llam_refused
-	movq $1, 24(%rsp)
-	pop %rcx
-	pop %rax
-	RET
-.Llam_refused:
-	movq $0, 24(%rsp)
-	pop %rcx
-	pop %rax
-	RET
-SYM_FUNC_END(__lam_access_ok_slow)
-EXPORT_SYMBOL(__lam_access_ok_slow)
-#endif	/* CONFIG_X86_LAM */
 
 SYM_CODE_START_LOCAL(.Lbad_get_user_clac)
 	ASM_CLAC

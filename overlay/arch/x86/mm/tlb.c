@@ -158,11 +158,9 @@ static inline u16 user_pcid(u16 asid)
 /* The LAM state of the address space loaded on this CPU; see page_64.h */
 DEFINE_PER_CPU(unsigned long, cpu_untag_mask) = -1UL;
 EXPORT_PER_CPU_SYMBOL(cpu_untag_mask);
-DEFINE_PER_CPU(unsigned long, cpu_lam_user_end);
-EXPORT_PER_CPU_SYMBOL(cpu_lam_user_end);
 #if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
-DEFINE_PER_CPU(u8, cpu_untag_shift);
-EXPORT_PER_CPU_SYMBOL(cpu_untag_shift);
+DEFINE_PER_CPU(unsigned long, cpu_task_size_max) = (1UL << 47) - PAGE_SIZE;
+EXPORT_PER_CPU_SYMBOL(cpu_task_size_max);
 #endif
 #endif
 
@@ -665,7 +663,7 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 	/*
 	 * An mm without LAM bits (even a static one, e.g. efi_mm) has no tags.
 	 * Before loaded_mm: nmi_uaccess_okay() must not see @next with the
-	 * untag shift of the previous mm.
+	 * untag mask or user limit of the previous mm.
 	 */
 	cpu_tlbstate_update_lam(new_lam, new_lam ? mm_untag_mask(next) : -1UL);
 

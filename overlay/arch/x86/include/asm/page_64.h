@@ -103,12 +103,9 @@ static __always_inline unsigned long task_size_max(void)
 
 /*
  * The LAM state of the address space loaded on this CPU, kept by
- * cpu_tlbstate_update_lam(): the mask that strips its tag (-1UL: no LAM),
- * and the end of the user range that its untagged pointers may reach
- * (0: no LAM, so every pointer out of the usual range stays refused).
+ * cpu_tlbstate_update_lam(): the mask that strips its tag (-1UL: no LAM).
  */
 DECLARE_PER_CPU(unsigned long, cpu_untag_mask);
-DECLARE_PER_CPU(unsigned long, cpu_lam_user_end);
 
 /*
  * Untag a user pointer as the CPU does under LAM.  @shift is 63 - b, where
@@ -143,8 +140,8 @@ static __always_inline unsigned long lam_untag_shift(unsigned long mask)
  * memory load, no branch.  A
  * pointer the CPU would refuse keeps a bit above the mode's range (bit 56,
  * or bit 47, and a LAM_U48 address space has nothing above 47 bits), so it
- * names no mapping; user accesses check the mode's range themselves
- * (__lam_access_ok() and the get_user()/put_user() slow paths).
+ * names no mapping; user range checks compare it with the mode's limit
+ * (lam_task_size_max()).
  */
 static __always_inline unsigned long __untagged_addr(unsigned long addr)
 {
@@ -161,23 +158,42 @@ static __always_inline unsigned long __untagged_addr(unsigned long addr)
 }
 
 #if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
-/* The untag shift of the address space loaded on this CPU; see lam_untag() */
-DECLARE_PER_CPU(u8, cpu_untag_shift);
+/*
+ * TASK_SIZE_MAX as the LAM mode of the address space loaded on this CPU
+ * bounds it, kept by cpu_tlbstate_update_lam() on CPUs with LAM: 2^47 -
+ * PAGE_SIZE for LAM_U48 (under LAM_U48 the CPU refuses a pointer with bit
+ * 47 set, which 5-level paging otherwise puts inside the user range), else
+ * TASK_SIZE_MAX.  It starts narrow: a CPU that has loaded no user address
+ * space has no user range to check.
+ */
+DECLARE_PER_CPU(unsigned long, cpu_task_size_max);
 
 /*
- * Untag a user pointer exactly as the CPU does, for a range check: one that
- * the CPU would refuse comes out in the kernel half.  Needed only where
- * LAM_U48 and 5-level paging meet (see asm/uaccess.h).  On a CPU without
- * LAM a NOP: boot-time patching puts the jump in place only with LAM.
+ * The limit of every user range check (access_ok(), get_user(),
+ * put_user()), so that the whole range, its end included, lies where the
+ * CPU accepts it.  One instruction, as TASK_SIZE_MAX is: CPUs without LAM
+ * or without 5-level paging patch in the constant of their paging mode
+ * (with LAM under 4-level paging every mode ends at 47 bits); only a CPU
+ * with both loads this CPU's limit.  The load is the original: 6.1's
+ * alternatives copy a replacement as it is, and objtool refuses a
+ * relocation in one.
  */
-static __always_inline unsigned long lam_untag_strict(unsigned long addr)
+static __always_inline unsigned long lam_task_size_max(void)
 {
-	asm goto(ALTERNATIVE("", "jmp %l[lam]", X86_FEATURE_LAM)
-		 : : : : lam);
-	return addr;
-lam:
-	return lam_untag(addr, this_cpu_read(cpu_untag_shift));
+	unsigned long limit;
+
+	asm (ALTERNATIVE_2("movq " __percpu_arg([pcpu]) ", %[limit]",
+			   "movq %[l5], %[limit]", ALT_NOT(X86_FEATURE_LAM),
+			   "movq %[l4], %[limit]", ALT_NOT(X86_FEATURE_LA57))
+	     : [limit] "=r" (limit)
+	     : [pcpu] "m" (cpu_task_size_max),
+	       [l4] "i" ((1UL << 47) - PAGE_SIZE),
+	       [l5] "i" ((1UL << 56) - PAGE_SIZE));
+	return limit;
 }
+#else
+/* The CPU accepts every untagged pointer below TASK_SIZE_MAX */
+#define lam_task_size_max()	TASK_SIZE_MAX
 #endif
 
 #define untagged_addr(addr)	({					\
@@ -209,14 +225,14 @@ lam:
 
 /*
  * The LAM edge of __get_user_N() and __put_user_N() (arch/x86/lib), taken
- * only when the usual check (cmp \limit, \ptr; \limit holds the constant
+ * only when the usual check (cmp \limit, \ptr; \limit holds
  * TASK_SIZE_MAX - N) refused \ptr: it may carry the tag of the LAM mode of
  * the address space loaded on this CPU.  \ptr is untagged with this CPU's
  * mask and compared again with the same \limit, which is exact for every
- * mode the CPU may be in (a pointer the CPU would refuse keeps bit 56, or
- * bit 47, and so stays at or above \limit), except LAM_U48 under 5-level
- * paging, where the caller has untagged strictly already (see
- * uaccess_untagged()).  That last compare alone gates the access: \ok is
+ * mode the CPU may be in: a pointer the CPU would refuse keeps bit 56, or
+ * bit 47, and so stays at or above \limit (under LAM_U48 with 5-level
+ * paging \limit is this CPU's, see lam_task_size_max()).  That last
+ * compare alone gates the access: \ok is
  * reached with its CF, which __get_user_N() turns into its
  * array_index_mask_nospec() mask, so that no mispredicted branch brings a
  * pointer that this compare refused to the access.  Without LAM the mask is

@@ -173,20 +173,29 @@ static inline unsigned long tlbstate_lam_cr3_mask(void)
 	return lam << X86_CR3_LAM_U57_BIT;
 }
 
+#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
 /*
- * The end of the user range under the LAM mode of @untag_mask: the highest
- * address bit that the mode keeps (bit 56 with LAM_U57, 47 with LAM_U48)
- * bounds it, and so does the address space (TASK_SIZE_MAX).  0: no LAM.
+ * Set this CPU's limit of user range checks (lam_task_size_max()) to the
+ * LAM mode of @untag_mask: the highest address bit that the mode keeps (bit
+ * 56 with LAM_U57, 47 with LAM_U48) bounds it, and so does TASK_SIZE_MAX.
+ * A narrower limit must be in place before CR3 gets the mode's bits, so
+ * that no user access, not even from an NMI, sees a looser limit than the
+ * CPU's.
  */
-static inline unsigned long lam_user_end(unsigned long untag_mask)
+static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
 {
-	unsigned long end;
+	unsigned long limit = TASK_SIZE_MAX;
 
-	if (untag_mask == -1UL)
-		return 0;
-	end = (1UL << (__builtin_ctzl(~untag_mask) - 1)) - PAGE_SIZE;
-	return min(end, TASK_SIZE_MAX);
+	if (untag_mask != -1UL)
+		limit = min(limit, (1UL << (__builtin_ctzl(~untag_mask) - 1)) -
+				   PAGE_SIZE);
+	this_cpu_write(cpu_task_size_max, limit);
 }
+#else
+static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
+{
+}
+#endif
 
 /* Record the LAM mode that this CPU's CR3 now carries */
 static inline void cpu_tlbstate_update_lam(unsigned long lam,
@@ -196,15 +205,16 @@ static inline void cpu_tlbstate_update_lam(unsigned long lam,
 		return;
 	this_cpu_write(cpu_tlbstate.lam, lam >> X86_CR3_LAM_U57_BIT);
 	this_cpu_write(cpu_untag_mask, untag_mask);
-	this_cpu_write(cpu_lam_user_end, lam_user_end(untag_mask));
-#if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
-	this_cpu_write(cpu_untag_shift, lam_untag_shift(untag_mask));
-#endif
+	cpu_lam_update_task_size_max(untag_mask);
 }
 #else
 static inline unsigned long tlbstate_lam_cr3_mask(void)
 {
 	return 0;
+}
+
+static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
+{
 }
 
 static inline void cpu_tlbstate_update_lam(unsigned long lam,

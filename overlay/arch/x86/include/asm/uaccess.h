@@ -26,51 +26,39 @@ static inline bool pagefault_disabled(void);
  * bits.  Such a pointer is out of the usual user range, so the usual check
  * (the code of a kernel without LAM) runs first and alone on every pointer
  * it accepts: untagged pointers cost nothing, on any CPU.  Only a pointer
- * it refuses goes on to __lam_access_ok(), which accepts it if the LAM
- * mode of the address space on this CPU does.  The access itself may keep
- * the tag.  The 32-bit vDSO of a 64-bit kernel is built as 32-bit code
- * (CONFIG_X86_64 undefined): no LAM.
+ * it refuses is untagged, with this CPU's mask into a scratch register,
+ * and checked again: the range must lie within the LAM mode's limit, which
+ * excludes every pointer that the CPU would refuse.  The access itself may
+ * keep the tag.  On a CPU without LAM the mask is patched out and the
+ * second check refuses what the first did.  The 32-bit vDSO of a 64-bit
+ * kernel is built as 32-bit code (CONFIG_X86_64 undefined): no LAM.
  */
 #if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
-/*
- * The arguments and the result go on the stack and the call clobbers no
- * register (arch/x86/lib/getuser.S), so that the compiler allocates the
- * registers of the usual path as if this call were not there.
- */
-static __always_inline bool __lam_access_ok(const void __user *ptr,
-					    unsigned long size)
-{
-	unsigned long ok;
-
-	asm volatile("pushq %[size]\n\t"
-		     "pushq %[ptr]\n\t"
-		     "call __lam_access_ok_slow\n\t"
-		     "pop %[ok]\n\t"
-		     "add $8, %%rsp"
-		     : [ok] "=r" (ok), ASM_CALL_CONSTRAINT
-		     : [ptr] "re" (ptr), [size] "rme" (size));
-	return ok;
-}
+#define __lam_access_ok(addr, size)					\
+	__access_ok((__force const void __user *)			\
+		    __untagged_addr((__force unsigned long)(addr)), size)
 #else
-static inline bool __lam_access_ok(const void __user *ptr, unsigned long size)
-{
-	return false;
-}
+#define __lam_access_ok(addr, size)	false
 #endif
 
 /*
- * LAM_U48 under 5-level paging is the exception: there the CPU refuses a
- * pointer with bit 47 set, which lies inside the usual range, so every
- * pointer is untagged before the usual check, the way the CPU does it, and
- * one that the CPU would refuse comes out in the kernel half (see
- * lam_untag_strict()).  That costs a patched-in NOP on a CPU without LAM.
+ * LAM_U48 under 5-level paging: the CPU refuses a pointer with bit 47 set,
+ * which lies inside the 5-level user range, so the limit of every user
+ * range check follows the mode of the address space on this CPU (see
+ * lam_task_size_max()).
  */
 #if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL) && \
 	defined(CONFIG_X86_64)
-#define uaccess_untagged(ptr)						\
-	((__force __typeof__(ptr))lam_untag_strict((__force unsigned long)(ptr)))
-#else
-#define uaccess_untagged(ptr)	(ptr)
+static __always_inline int __access_ok(const void __user *ptr,
+				       unsigned long size)
+{
+	unsigned long limit = lam_task_size_max();
+	unsigned long addr = (unsigned long)ptr;
+
+	return (size <= limit) && (addr <= (limit - size));
+}
+
+#define __access_ok __access_ok
 #endif
 
 /**
@@ -102,7 +90,7 @@ static inline bool __lam_access_ok(const void __user *ptr, unsigned long size)
 static __always_inline bool x86_access_ok(const void __user *addr,
 					  unsigned long size)
 {
-	return likely(__access_ok(uaccess_untagged(addr), size)) ||
+	return likely(__access_ok(addr, size)) ||
 	       unlikely(__lam_access_ok(addr, size));
 }
 
@@ -187,11 +175,7 @@ extern int __get_user_bad(void);
  * Return: zero on success, or -EFAULT on error.
  * On error, the variable @x is set to zero.
  */
-#define get_user(x, ptr)						\
-({									\
-	might_fault();							\
-	do_get_user_call(get_user, x, uaccess_untagged(ptr));			\
-})
+#define get_user(x,ptr) ({ might_fault(); do_get_user_call(get_user,x,ptr); })
 
 /**
  * __get_user - Get a simple variable from user space, with less checking.
@@ -291,11 +275,7 @@ extern void __put_user_nocheck_8(void);
  *
  * Return: zero on success, or -EFAULT on error.
  */
-#define put_user(x, ptr)						\
-({									\
-	might_fault();							\
-	do_put_user_call(put_user, x, uaccess_untagged(ptr));			\
-})
+#define put_user(x, ptr) ({ might_fault(); do_put_user_call(put_user,x,ptr); })
 
 /**
  * __put_user - Write a simple value into user space, with less checking.
