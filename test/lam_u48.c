@@ -235,6 +235,133 @@ TEST_F(u48_first, fork_child_no_high)
 	EXPECT_EQ(0, status);
 }
 
+/*
+ * The whole range of a user access lies within the mode's limit, its end
+ * included.  The last page below 47 bits' limit (1 << 47 less a guard
+ * page) is mapped and filled; a block that starts in its last 4 bytes and
+ * runs 4 bytes on into the guard page is refused by the range check before
+ * any byte is copied wherever 47 bits bound the address space: in a
+ * LAM_U48 process, and under 4-level paging.  Under 5-level paging without
+ * U48 the range check passes and the copy stops at the guard page, after
+ * 4 bytes.  Either way the call fails with EFAULT; what tells the two
+ * apart is whether those 4 bytes were written.  In U48 the bytes beyond
+ * the guard page have bit 47 set, which the CPU refuses (#GP), so a range
+ * check that let them through would depend on the hardware reaching the
+ * guard page first.
+ */
+#define TOP_PAGE	(WINDOW_47 - 2 * PAGE_SZ)
+
+static char *map_top_page(void)
+{
+	char *p = map_at(TOP_PAGE, MAP_FIXED_NOREPLACE);
+
+	if (p != (char *)TOP_PAGE)
+		return NULL;
+	memset(p, 'x', PAGE_SZ);
+	return p;
+}
+
+/* Does the mode's limit end the user range at 47 bits? */
+static bool bounded_at_47(bool u48_on)
+{
+	return u48_on || !exp_paging57();
+}
+
+static long rc_errno(ssize_t rc)
+{
+	return rc < 0 ? -errno : rc;
+}
+
+static void read_across_range_end(struct __test_metadata *_metadata,
+				  char *p, bool bounded)
+{
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(8, write(fds[1], "01234567", 8));
+	EXPECT_EQ(-EFAULT, rc_errno(read(fds[0], p, 8)))
+		TH_LOG("read() of 8 bytes into %p", p);
+	EXPECT_EQ(!bounded, memcmp(lam_untag(p), "xxxx", 4) != 0)
+		TH_LOG("read() into %p %s its first 4 bytes", p,
+		       bounded ? "wrote" : "did not write");
+	close(fds[0]);
+	close(fds[1]);
+}
+
+TEST_F(u48_first, range_end_read_refused)
+{
+	char *page = map_top_page();
+
+	ASSERT_NE(NULL, page) TH_LOG("no mapping at %#lx", TOP_PAGE);
+	read_across_range_end(_metadata, page + PAGE_SZ - 4,
+			      bounded_at_47(self->u48_on));
+	if (self->u48_on)
+		read_across_range_end(_metadata,
+				      lam_tag(page + PAGE_SZ - 4, &lam_u48, 0x2a5),
+				      true);
+}
+
+TEST_F(u48_first, range_end_write_refused)
+{
+	char *page = map_top_page();
+	char *p;
+	int fds[2];
+
+	ASSERT_NE(NULL, page) TH_LOG("no mapping at %#lx", TOP_PAGE);
+	ASSERT_EQ(0, pipe(fds));
+	p = page + PAGE_SZ - 4;
+	EXPECT_EQ(-EFAULT, rc_errno(write(fds[1], p, 8)))
+		TH_LOG("write() of 8 bytes from %p", p);
+	if (self->u48_on) {
+		p = lam_tag(p, &lam_u48, 0x2a5);
+		EXPECT_EQ(-EFAULT, rc_errno(write(fds[1], p, 8)))
+			TH_LOG("write() of 8 bytes from %p", p);
+	}
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/* A pointer with bit 47 set, untagged or tagged: EFAULT, never a #GP */
+TEST_F(u48_first, bit47_pointer_efault)
+{
+	char *p = (char *)(WINDOW_47 + 16 * PAGE_SZ);
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	EXPECT_EQ(-EFAULT, rc_errno(write(fds[1], p, 1)));
+	EXPECT_EQ(-EFAULT, rc_errno(write(fds[1], lam_tag(p, &lam_u48, 0x15), 1)));
+	close(fds[0]);
+	close(fds[1]);
+}
+
+/*
+ * A path that ends in the last bytes below the limit: strncpy_from_user()
+ * bounds its copy by the same limit as the range check, so the name is
+ * read up to its NUL and no further.
+ */
+TEST_F(u48_first, path_at_range_end)
+{
+	static const char name[] = "/dev/null";
+	char *page = map_top_page();
+	char *path;
+	int fd;
+
+	ASSERT_NE(NULL, page) TH_LOG("no mapping at %#lx", TOP_PAGE);
+	path = page + PAGE_SZ - sizeof(name);
+	memcpy(path, name, sizeof(name));
+	fd = open(path, O_RDONLY);
+	EXPECT_LE(0, fd) TH_LOG("open(%p): %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	if (self->u48_on) {
+		path = lam_tag(path, &lam_u48, 0x3c1);
+		fd = open(path, O_RDONLY);
+		EXPECT_LE(0, fd) TH_LOG("open(%p): %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
 /* execve drops U48, so high mappings are possible again */
 static int highmap_after_exec(int argc, char **argv)
 {
