@@ -45,7 +45,11 @@
 # edge's cost is what it adds to the untagged path: the tagged side's
 # instructions less the untagged side's (a pure insertion: its length).
 # An edge "untags" if it reads cpu_untag_mask; it belongs to the function
-# of that read.
+# of that read.  An edge also untags if, with no read of its own, it
+# reuses one: the same function read cpu_untag_mask earlier, with no call
+# or return in between (get_futex_key(): untagged_addr() of the futex
+# address, and GCC gives access_ok()'s second compare that same AND's
+# result, since both are one asm with one input).
 #   EDGES, UNTAG_EDGES   the edges, those that untag
 #   LARGEST, TOTAL       the largest and the total cost of the edges
 #   OVER                 untagging edges that cost more than 4 instructions
@@ -86,12 +90,14 @@ GETPUT = re.compile(r'^__(get|put)_user_')
 PERCPU = ('cpu_untag_mask', 'cpu_task_size_max')
 MASK = 'cpu_untag_mask'
 # Instructions an untagging edge may add over the untagged path.  The
-# floor is 4 in access_ok() (load the mask, AND, compare, branch) and 3 in
-# __get_user_N/__put_user_N; access_ok()'s edge measures 7 to 10 today
-# (2026-12-06: it recomputes the limit and limit - size the generic
-# __access_ok() way), so the bound is that figure, a regression guard,
-# until the edge reuses the first check's limit - size.
-EDGE_MAX, GETPUT_EDGE_MAX = 10, 3
+# floor is 4 in access_ok() (copy the pointer, AND it with the mask,
+# compare with the first check's limit - size, branch back) and 3 in
+# __get_user_N/__put_user_N.  access_ok()'s edge measures 3 to 6: where
+# GCC places the edge's failure before it, the edge ends "jb <fail>; jmp
+# <ok>" rather than "jae <ok>", and GCC may hoist a move of the failure's
+# return value into it (_copy_to_user(), _copy_from_user(), vfs_read()).
+# The bound is that figure, a regression guard.
+EDGE_MAX, GETPUT_EDGE_MAX = 6, 3
 
 
 def lam_percpu(vmlinux):
@@ -160,6 +166,17 @@ class Listing:
             out.append(insn if self.fn[k] == last else '%s: %s' % (self.fn[k], insn))
             last = self.fn[k]
         return '; '.join(out)
+
+    def reused_read(self, j):
+        """the read of cpu_untag_mask that line j's function made last,
+        with no call or return in between (every line since in that
+        function), or None"""
+        k = j - 1
+        while k >= 0 and self.fn[k] == self.fn[j] and self.addr[k] >= 1 << 63:
+            if MASK in self.vars[k]:
+                return k
+            k -= 1
+        return None
 
     def mask_reads(self, i1=0, i2=None):
         """indexes of the reads of cpu_untag_mask in [i1, i2)"""
@@ -254,22 +271,29 @@ def edges(fu, ft, vmlinux):
             found.append((j1, j2, (j2 - j1) - (i2 - i1), t.mask_reads(j1, j2)))
     edge_addrs = set(t.addr[k] for e in found for k in e[3])
     stray.update(k for k in u.mask_reads() if u.addr[k] in edge_addrs)
-    kinds, over = {}, 0
+    kinds, over, untagging = {}, 0, 0
     for j1, j2, extra, reads in found:
         fn = t.fn[reads[0]] if reads else t.fn[j1]
-        limit = (GETPUT_EDGE_MAX if GETPUT.match(fn) else EDGE_MAX) if reads else None
+        reuse = None if reads else t.reused_read(j1)
+        limit = None
+        if reads or reuse is not None:
+            untagging += 1
+            limit = GETPUT_EDGE_MAX if GETPUT.match(fn) else EDGE_MAX
         if limit is not None and extra > limit:
             over += 1
-        key = (fn, extra, limit, t.show(j1, min(j2, j1 + 10)), j2 - j1 > 10)
+        how = ' (no untag)' if limit is None else ' (at most %d)' % limit
+        if reuse is not None:
+            how = (' (at most %d; reuses the AND %d instructions before: %s)'
+                   % (limit, j1 - reuse, t.show(reuse, reuse + 1)))
+        key = (fn, extra, how, t.show(j1, min(j2, j1 + 10)), j2 - j1 > 10)
         kinds[key] = kinds.get(key, 0) + 1
     costs = [e[2] for e in found]
-    print(len(found), sum(1 for e in found if e[3]), max(costs, default=0),
+    print(len(found), untagging, max(costs, default=0),
           sum(costs), over, len(stray), len(u.mask_reads()), len(t.mask_reads()),
           sum(len(e[3]) for e in found))
-    for (fn, extra, limit, first, more), n in kinds.items():
+    for (fn, extra, how, first, more), n in kinds.items():
         print('%d edge%s in %s: %+d instructions%s: %s%s'
-              % (n, '' if n == 1 else 's', fn, extra,
-                 ' (at most %d)' % limit if limit is not None else ' (no untag)',
+              % (n, '' if n == 1 else 's', fn, extra, how,
                  first, '; ...' if more else ''))
     for k in sorted(stray):
         print('stray read with untagged pointers: %s at %#x' % (u.seq[k], u.addr[k]))

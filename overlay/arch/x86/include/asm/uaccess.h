@@ -22,26 +22,6 @@ static inline bool pagefault_disabled(void);
 #endif
 
 /*
- * With Linear Address Masking a user pointer may carry a tag in its high
- * bits.  Such a pointer is out of the usual user range, so the usual check
- * (the code of a kernel without LAM) runs first and alone on every pointer
- * it accepts: untagged pointers cost nothing, on any CPU.  Only a pointer
- * it refuses is untagged, with this CPU's mask into a scratch register,
- * and checked again: the range must lie within the LAM mode's limit, which
- * excludes every pointer that the CPU would refuse.  The access itself may
- * keep the tag.  On a CPU without LAM the mask is patched out and the
- * second check refuses what the first did.  The 32-bit vDSO of a 64-bit
- * kernel is built as 32-bit code (CONFIG_X86_64 undefined): no LAM.
- */
-#if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
-#define __lam_access_ok(addr, size)					\
-	__access_ok((__force const void __user *)			\
-		    __untagged_addr((__force unsigned long)(addr)), size)
-#else
-#define __lam_access_ok(addr, size)	false
-#endif
-
-/*
  * LAM_U48 under 5-level paging: the CPU refuses a pointer with bit 47 set,
  * which lies inside the 5-level user range, so the limit of every user
  * range check follows the mode of the address space on this CPU (see
@@ -86,13 +66,40 @@ static __always_inline int __access_ok(const void __user *ptr,
 
 #include <asm-generic/access_ok.h>
 
-/* access_ok() without its context check (copy_from_user_nofault()) */
+/*
+ * access_ok() without its context check (copy_from_user_nofault()).
+ *
+ * With Linear Address Masking a user pointer may carry a tag in its high
+ * bits.  Such a pointer is out of the usual user range, so the usual check
+ * (the code of a kernel without LAM) runs first and alone on every pointer
+ * it accepts: untagged pointers cost nothing, on any CPU.  Only a pointer
+ * it refuses is untagged, with this CPU's mask into a scratch register,
+ * and compared again with the same limit - size (the first check is
+ * __access_ok()'s expression written out, so that GCC compiles it as it
+ * compiles stock's and keeps limit - size for the second compare): the
+ * range must lie within the LAM mode's limit, which excludes every pointer
+ * that the CPU would refuse.  The access itself may keep the tag.  On a
+ * CPU without LAM the mask is patched out and the second compare refuses
+ * what the first did.  The 32-bit vDSO of a 64-bit kernel is built as
+ * 32-bit code (CONFIG_X86_64 undefined): no LAM.
+ */
+#if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
+static __always_inline bool x86_access_ok(const void __user *ptr,
+					  unsigned long size)
+{
+	unsigned long limit = lam_task_size_max();
+	unsigned long addr = (__force unsigned long)ptr;
+
+	return likely(size <= limit && addr <= limit - size) ||
+	       unlikely(size <= limit && __untagged_addr(addr) <= limit - size);
+}
+#else
 static __always_inline bool x86_access_ok(const void __user *addr,
 					  unsigned long size)
 {
-	return likely(__access_ok(addr, size)) ||
-	       unlikely(__lam_access_ok(addr, size));
+	return likely(__access_ok(addr, size));
 }
+#endif
 
 extern int __get_user_1(void);
 extern int __get_user_2(void);
