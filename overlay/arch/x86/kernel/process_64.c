@@ -823,7 +823,7 @@ static void enable_lam_func(void *info)
 		return;
 
 	/* The limit narrows before CR3 gets the mode (see tlbflush.h) */
-	cpu_lam_update_task_size_max(mm_untag_mask(mm));
+	cpu_tlbstate_prepare_lam(mm_untag_mask(mm));
 	/* LAM does not change translations: the flush is only a side effect */
 	write_cr3(__read_cr3() | lam);
 	cpu_tlbstate_update_lam(lam, mm_untag_mask(mm));

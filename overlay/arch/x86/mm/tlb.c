@@ -506,7 +506,7 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 	u16 prev_asid = this_cpu_read(cpu_tlbstate.loaded_mm_asid);
 	bool was_lazy = this_cpu_read(cpu_tlbstate_shared.is_lazy);
 	unsigned cpu = smp_processor_id();
-	unsigned long new_lam;
+	unsigned long new_lam, new_untag_mask;
 	u64 next_tlb_gen;
 	bool need_flush;
 	u16 new_asid;
@@ -647,6 +647,9 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 	 * is seen here or sends this CPU an IPI that reloads CR3.
 	 */
 	new_lam = mm_lam_cr3_mask(next);
+	/* An mm without LAM bits (even a static one, e.g. efi_mm) has no tags */
+	new_untag_mask = new_lam ? mm_untag_mask(next) : -1UL;
+	cpu_tlbstate_prepare_lam(new_untag_mask);
 	if (need_flush) {
 		this_cpu_write(cpu_tlbstate.ctxs[new_asid].ctx_id, next->context.ctx_id);
 		this_cpu_write(cpu_tlbstate.ctxs[new_asid].tlb_gen, next_tlb_gen);
@@ -661,11 +664,10 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 	}
 
 	/*
-	 * An mm without LAM bits (even a static one, e.g. efi_mm) has no tags.
 	 * Before loaded_mm: nmi_uaccess_okay() must not see @next with the
 	 * untag mask or user limit of the previous mm.
 	 */
-	cpu_tlbstate_update_lam(new_lam, new_lam ? mm_untag_mask(next) : -1UL);
+	cpu_tlbstate_update_lam(new_lam, new_untag_mask);
 
 	/* Make sure we write CR3 before loaded_mm. */
 	barrier();

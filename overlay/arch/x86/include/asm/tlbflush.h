@@ -175,27 +175,57 @@ static inline unsigned long tlbstate_lam_cr3_mask(void)
 
 #if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
 /*
- * Set this CPU's limit of user range checks (lam_task_size_max()) to the
- * LAM mode of @untag_mask: the highest address bit that the mode keeps (bit
- * 56 with LAM_U57, 47 with LAM_U48) bounds it, and so does TASK_SIZE_MAX.
- * A narrower limit must be in place before CR3 gets the mode's bits, so
- * that no user access, not even from an NMI, sees a looser limit than the
- * CPU's.
+ * The limit of user range checks (lam_task_size_max()) under the LAM mode
+ * of @untag_mask: the highest address bit that the mode keeps (bit 56 with
+ * LAM_U57, 47 with LAM_U48) bounds it, and so does TASK_SIZE_MAX.
  */
-static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
+static inline unsigned long lam_mode_task_size_max(unsigned long untag_mask)
 {
 	unsigned long limit = TASK_SIZE_MAX;
 
 	if (untag_mask != -1UL)
 		limit = min(limit, (1UL << (__builtin_ctzl(~untag_mask) - 1)) -
 				   PAGE_SIZE);
-	this_cpu_write(cpu_task_size_max, limit);
+	return limit;
+}
+
+static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
+{
+	this_cpu_write(cpu_task_size_max, lam_mode_task_size_max(untag_mask));
+}
+
+static inline void cpu_lam_narrow_task_size_max(unsigned long untag_mask)
+{
+	unsigned long limit = lam_mode_task_size_max(untag_mask);
+
+	if (limit < this_cpu_read(cpu_task_size_max))
+		this_cpu_write(cpu_task_size_max, limit);
 }
 #else
 static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
 {
 }
+
+static inline void cpu_lam_narrow_task_size_max(unsigned long untag_mask)
+{
+}
 #endif
+
+/*
+ * Before CR3 changes to the LAM mode of @untag_mask: until
+ * cpu_tlbstate_update_lam() records the new mode, a user access on this
+ * CPU (an NMI's: strnlen_user_nofault() does not ask nmi_uaccess_okay())
+ * may run under either mode, so it gets what both allow.  The mask untags
+ * only the bits that both modes ignore (-1UL, the mask without LAM, has
+ * every bit set: OR) and the limit is the narrower one.
+ */
+static inline void cpu_tlbstate_prepare_lam(unsigned long untag_mask)
+{
+	if (!cpu_feature_enabled(X86_FEATURE_LAM))
+		return;
+	this_cpu_or(cpu_untag_mask, untag_mask);
+	cpu_lam_narrow_task_size_max(untag_mask);
+}
 
 /* Record the LAM mode that this CPU's CR3 now carries */
 static inline void cpu_tlbstate_update_lam(unsigned long lam,
@@ -213,7 +243,7 @@ static inline unsigned long tlbstate_lam_cr3_mask(void)
 	return 0;
 }
 
-static inline void cpu_lam_update_task_size_max(unsigned long untag_mask)
+static inline void cpu_tlbstate_prepare_lam(unsigned long untag_mask)
 {
 }
 
