@@ -199,13 +199,13 @@ TEST(max_tag_bits_vfork_child_no_lam)
 	int status;
 	pid_t pid;
 
-	vfork_fallback = exp_max_tag_bits_of(0, LAM_VFORK_CHILD, false);
+	vfork_fallback = exp_max_tag_bits_of(0, LAM_VFORK_LENT, false);
 	pid = vfork_observe();
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	maxbits_check(_metadata, "vfork child of a process without LAM", &vfork_obs,
-		      0, LAM_VFORK_CHILD, false);
+		      0, LAM_VFORK_LENT, false);
 	/* the parent is untouched: still a fresh process */
 	maxbits_observe(&o, exp_max_tag_bits(false));
 	maxbits_check(_metadata, "the parent after its vfork child", &o, 0, LAM_FRESH, false);
@@ -261,12 +261,12 @@ TEST_F(maxbits, vfork_child)
 	pid_t pid;
 
 	EXPECT_EQ(exp_enable(n, LAM_FRESH, false), lam_enable(n));
-	vfork_fallback = exp_max_tag_bits_of(mode, LAM_VFORK_CHILD, false);
+	vfork_fallback = exp_max_tag_bits_of(mode, LAM_VFORK_LENT, false);
 	pid = vfork_observe();
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
-	maxbits_check(_metadata, "vfork child", &vfork_obs, mode, LAM_VFORK_CHILD, false);
+	maxbits_check(_metadata, "vfork child", &vfork_obs, mode, LAM_VFORK_LENT, false);
 	EXPECT_UNTAG_MASK(exp_mask_for(mode), "the parent after its vfork child");
 }
 

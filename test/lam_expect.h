@@ -163,7 +163,8 @@ enum lam_state {
 	LAM_FRESH,	/* LAM never enabled on this mm (fork of such included) */
 	LAM_ENABLED,	/* a previous ARCH_ENABLE_TAGGED_ADDR succeeded (or fork of such) */
 	LAM_SHARED_MM,	/* LAM off, other threads / CLONE_VM (not vfork): as LAM_FRESH */
-	LAM_VFORK_CHILD, /* a vfork child, on its parent's mm until execve/_exit */
+	LAM_VFORK_LENT,	/* the mm is lent to a vfork child (until its execve/_exit): */
+			/* the child, its threads and CLONE_VM children, the parent's threads */
 };
 
 /* The kernel's lam= policy lets a process enable LAM (see the table) */
@@ -225,7 +226,7 @@ static inline int exp_enable(unsigned long nbits, enum lam_state st, bool high_m
 		return ENODEV;
 	if (!exp_policy_allows())
 		return EPERM;
-	if (st == LAM_ENABLED || st == LAM_VFORK_CHILD)
+	if (st == LAM_ENABLED || st == LAM_VFORK_LENT)
 		return EBUSY;
 	if (nbits == 0 || nbits > 15)
 		return EINVAL;
@@ -277,7 +278,7 @@ static inline unsigned long exp_max_tag_bits_of(unsigned long mode_nbits,
 {
 	if (mode_nbits)
 		return exp_tag_bits_for(mode_nbits);
-	if (!lam_facts.cpu || !exp_policy_allows() || st == LAM_VFORK_CHILD)
+	if (!lam_facts.cpu || !exp_policy_allows() || st == LAM_VFORK_LENT)
 		return 0;
 	if (lam_facts.u48 && !(high_mapped && exp_high_map(false)))
 		return 15;

@@ -3,8 +3,11 @@
  * lam_inherit: fork inherits the LAM mode and locks it in, execve resets
  * it; ARCH_ENABLE_TAGGED_ADDR with other threads / CLONE_VM processes on
  * the mm (alive or gone) applies to all of them, also when a thread other
- * than the main one enables it; a vfork child cannot enable (EBUSY, the
- * parent's mode unchanged) and sees its parent's mode.
+ * than the main one enables it; while the mm is lent to a vfork child, no
+ * task on it can enable (EBUSY, the parent's mode unchanged: the child, a
+ * thread or CLONE_VM child of it, another thread of the parent), and the
+ * child sees its parent's mode; a CLONE_VFORK child without CLONE_VM has
+ * an mm of its own and may enable.
  * Expected results come from lam_expect.h (facts given by the runner).
  */
 #include "lam_common.h"
@@ -12,6 +15,7 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <linux/futex.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
 
@@ -383,7 +387,7 @@ static pid_t __attribute__((noinline)) vfork_probe(void)
 static void vf_expect(struct __test_metadata *_metadata, unsigned long mode_nbits)
 {
 	unsigned long want_mask = exp_mask_for(mode_nbits);
-	enum lam_state st = mode_nbits ? LAM_ENABLED : LAM_VFORK_CHILD;
+	enum lam_state st = mode_nbits ? LAM_ENABLED : LAM_VFORK_LENT;
 
 	EXPECT_EQ(exp_enable(vf.nbits, st, false), vf.enable_rc)
 		TH_LOG("vfork child: ARCH_ENABLE_TAGGED_ADDR(%lu): %s", vf.nbits,
@@ -396,7 +400,7 @@ static void vf_expect(struct __test_metadata *_metadata, unsigned long mode_nbit
 		TH_LOG("vfork child: ARCH_GET_MAX_TAG_BITS: %s",
 		       vf.bits_rc ? strerror(vf.bits_rc) : "ok");
 	if (!vf.bits_rc && !exp_max_tag_bits_rc())
-		EXPECT_EQ(exp_max_tag_bits_of(mode_nbits, LAM_VFORK_CHILD, false), vf.bits)
+		EXPECT_EQ(exp_max_tag_bits_of(mode_nbits, LAM_VFORK_LENT, false), vf.bits)
 			TH_LOG("vfork child: ARCH_GET_MAX_TAG_BITS");
 }
 
@@ -442,6 +446,169 @@ TEST_F(inherit, vfork_child_of_lam_sees_mask)
 		EXPECT_EQ(0xa7, vf.loaded) TH_LOG("vfork child: load through %p", vf.load);
 	vf_expect(_metadata, mode);
 	main_expect(_metadata, self, exp_mask_after(n, LAM_FRESH, false), "after the vfork child");
+}
+
+/*
+ * ---- an address space lent to a vfork child ----
+ * Until the vfork child calls execve() or exits, no task on its parent's
+ * mm may change the mode the parent resumes in: a CLONE_VM child or a
+ * thread the vfork child starts, and another thread of the parent, all get
+ * EBUSY like the vfork child itself.  A child of vfork() without CLONE_VM
+ * has an mm of its own and may enable LAM on it.
+ */
+enum lend_shape { LEND_CLONE_VM, LEND_THREAD, LEND_PARENT_THREAD };
+
+static struct {
+	unsigned long nbits;
+	enum lend_shape shape;
+	int rc;			/* errno of the ENABLE tried on the lent mm */
+	int steps;		/* 1: the vfork child's own steps worked */
+	int go, done;		/* vfork child <-> the parent's other thread */
+	pid_t tid;		/* the vfork child's thread, cleared at its exit */
+} lend;
+
+static char lend_stack[64 * 1024] __attribute__((aligned(16)));
+
+static int lend_enable(void *unused)
+{
+	lend.rc = (int)-raw_arch_prctl(ARCH_ENABLE_TAGGED_ADDR, lend.nbits);
+	return 0;
+}
+
+/* the parent's other thread: ENABLE once the vfork child says so */
+static void *lend_sibling(void *unused)
+{
+	for (long i = 0; i < 10000000 && !__atomic_load_n(&lend.go, __ATOMIC_ACQUIRE); i++)
+		sched_yield();
+	if (__atomic_load_n(&lend.go, __ATOMIC_ACQUIRE) == 1)
+		lend_enable(NULL);
+	__atomic_store_n(&lend.done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* in the vfork child: have lend.shape try ENABLE; 1 if it ran */
+static int lend_from_child(void)
+{
+	int status;
+	pid_t p, t;
+
+	switch (lend.shape) {
+	case LEND_CLONE_VM:
+		p = clone(lend_enable, lend_stack + sizeof(lend_stack), CLONE_VM | SIGCHLD, NULL);
+		return p > 0 && waitpid(p, &status, 0) == p && status == 0;
+	case LEND_THREAD:
+		p = clone(lend_enable, lend_stack + sizeof(lend_stack),
+			  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+			  CLONE_SYSVSEM | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID,
+			  NULL, &lend.tid, NULL, &lend.tid);
+		if (p <= 0)
+			return 0;
+		while ((t = __atomic_load_n(&lend.tid, __ATOMIC_ACQUIRE)) != 0)
+			syscall(SYS_futex, &lend.tid, FUTEX_WAIT, t, NULL, NULL, 0);
+		return 1;
+	case LEND_PARENT_THREAD:
+		__atomic_store_n(&lend.go, 1, __ATOMIC_RELEASE);
+		for (long i = 0; i < 10000000 && !__atomic_load_n(&lend.done, __ATOMIC_ACQUIRE); i++)
+			sched_yield();
+		return __atomic_load_n(&lend.done, __ATOMIC_ACQUIRE);
+	}
+	return 0;
+}
+
+/* vfork; the child runs lend_from_child() and _exits.  Returns its pid. */
+static pid_t __attribute__((noinline)) vfork_lend(void)
+{
+	pid_t pid;
+
+	pid = vfork();
+	if (pid == 0) {
+		lend.steps = lend_from_child();
+		_exit(0);
+	}
+	return pid;
+}
+
+static void lend_check(struct __test_metadata *_metadata, FIXTURE_DATA(inherit) *self,
+		       unsigned long n, enum lend_shape shape, const char *who)
+{
+	pthread_t th;
+	int status;
+	pid_t pid;
+
+	memset(&lend, 0, sizeof(lend));
+	lend.nbits = n;
+	lend.shape = shape;
+	lend.rc = -1;
+	if (shape == LEND_PARENT_THREAD)
+		ASSERT_EQ(0, pthread_create(&th, NULL, lend_sibling, NULL));
+	pid = vfork_lend();
+	if (shape == LEND_PARENT_THREAD) {
+		if (pid < 0)	/* release the thread without an ENABLE */
+			__atomic_store_n(&lend.go, 2, __ATOMIC_RELEASE);
+		ASSERT_EQ(0, pthread_join(th, NULL));
+	}
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("the vfork child died (status %#x)", status);
+	ASSERT_EQ(1, lend.steps) TH_LOG("%s: did not run", who);
+	EXPECT_EQ(exp_enable(n, LAM_VFORK_LENT, false), lend.rc)
+		TH_LOG("%s: ARCH_ENABLE_TAGGED_ADDR(%lu): %s", who, n,
+		       lend.rc ? strerror(lend.rc) : "ok");
+	/* the parent resumes in its own mode, and may still choose one */
+	main_expect(_metadata, self, LAM_MASK_NONE, who);
+	enable_checked(_metadata, self, n);
+	main_expect(_metadata, self, exp_mask_after(n, LAM_FRESH, false), "enabled afterwards");
+}
+
+/* a CLONE_VM process started by the vfork child: EBUSY */
+TEST_F(inherit, vfork_lent_clone_vm_child_ebusy)
+{
+	lend_check(_metadata, self, variant->nbits, LEND_CLONE_VM,
+		   "a CLONE_VM child of the vfork child");
+}
+
+/* a thread of the vfork child: EBUSY */
+TEST_F(inherit, vfork_lent_thread_ebusy)
+{
+	lend_check(_metadata, self, variant->nbits, LEND_THREAD, "a thread of the vfork child");
+}
+
+/* another thread of the parent, while the vfork child runs: EBUSY */
+TEST_F(inherit, vfork_lent_parent_thread_ebusy)
+{
+	lend_check(_metadata, self, variant->nbits, LEND_PARENT_THREAD,
+		   "the parent's other thread");
+}
+
+/* clone(CLONE_VFORK) without CLONE_VM: the child's mm is its own */
+static int own_mm_enable(void *unused)
+{
+	unsigned long m = 0;
+	int rc = lam_enable(lend.nbits);
+
+	/* exit status: the errno, +64 if the mask does not follow it */
+	if (lam_get_mask(&m) == 0 && m != exp_mask_after(lend.nbits, LAM_FRESH, false))
+		rc += 64;
+	return rc;
+}
+
+TEST_F(inherit, vfork_without_clone_vm_may_enable)
+{
+	unsigned long n = variant->nbits;
+	int status;
+	pid_t pid;
+
+	lend.nbits = n;
+	pid = clone(own_mm_enable, lend_stack + sizeof(lend_stack), CLONE_VFORK | SIGCHLD, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("the child died (status %#x)", status);
+	EXPECT_EQ(exp_enable(n, LAM_FRESH, false), WEXITSTATUS(status))
+		TH_LOG("CLONE_VFORK child with its own mm: ARCH_ENABLE_TAGGED_ADDR(%lu): %s%s", n,
+		       strerror(WEXITSTATUS(status) & 63),
+		       WEXITSTATUS(status) & 64 ? ", and a wrong mask" : "");
+	/* the child's mode was its own */
+	main_expect(_metadata, self, LAM_MASK_NONE, "after a CLONE_VFORK child without CLONE_VM");
 }
 
 /*

@@ -19,6 +19,7 @@
 #include <linux/errno.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -822,7 +823,10 @@ static void enable_lam_func(void *info)
 	if (this_cpu_read(cpu_tlbstate.loaded_mm) != mm)
 		return;
 
-	/* The limit narrows before CR3 gets the mode (see tlbflush.h) */
+	/*
+	 * Before CR3 gets the mode, the user-access state narrows to what
+	 * both modes accept (see cpu_tlbstate_prepare_lam())
+	 */
 	cpu_tlbstate_prepare_lam(mm_untag_mask(mm));
 	/* LAM does not change translations: the flush is only a side effect */
 	write_cr3(__read_cr3() | lam);
@@ -846,16 +850,46 @@ static bool lam_u48_allowed(struct mm_struct *mm)
 }
 
 /*
+ * Is @mm lent to a vfork() child?  The child runs on its parent's address
+ * space, the parent stopped in vfork(), until it calls execve() or exits;
+ * meanwhile no task on @mm may change the mode the parent resumes in: not
+ * the child, nor a thread or CLONE_VM process it starts, nor another
+ * thread of the parent.  A child of vfork() without CLONE_VM has an
+ * address space of its own and borrows nothing.  The child holds
+ * vfork_done from before it first runs until mm_release() gives the
+ * address space back.  Called rarely (an enable, a query) and walks the
+ * tasks only when @mm has another user.
+ */
+static bool mm_lent_to_vfork_child(struct mm_struct *mm)
+{
+	struct task_struct *p, *t;
+	bool lent = false;
+
+	if (atomic_read(&mm->mm_users) <= 1)
+		return false;
+
+	rcu_read_lock();
+	for_each_process_thread(p, t) {
+		if (READ_ONCE(t->mm) == mm && READ_ONCE(t->vfork_done)) {
+			lent = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return lent;
+}
+
+/*
  * The most tag bits that ARCH_ENABLE_TAGGED_ADDR would grant @task now,
- * with LAM still off: 0 in a vfork() child, which borrows its parent's
- * address space and may not change the parent's mode, in a 32-bit or x32
- * task, and while a device shares the page tables (SVA).
+ * with LAM still off: 0 while @mm is lent to a vfork() child (it may not
+ * change the parent's mode), in a 32-bit or x32 task, and while a device
+ * shares the page tables (SVA).
  */
 static unsigned long lam_max_enable_bits(struct task_struct *task,
 					 struct mm_struct *mm)
 {
-	if (task->vfork_done || test_tsk_thread_flag(task, TIF_ADDR32) ||
-	    mm_has_pasid(mm))
+	if (test_tsk_thread_flag(task, TIF_ADDR32) || mm_has_pasid(mm) ||
+	    mm_lent_to_vfork_child(mm))
 		return 0;
 	if (IS_ENABLED(CONFIG_X86_LAM_U48) && lam_u48_allowed(mm))
 		return LAM_U48_BITS;
@@ -886,8 +920,9 @@ static int prctl_enable_tagged_addr(struct mm_struct *mm, unsigned long nr_bits)
 		return -EINTR;
 
 	/*
-	 * Already on (or inherited), a vfork() child, or a device shares the
-	 * page tables (SVA: it would not untag; see intel_svm_alloc_pasid())
+	 * Already on (or inherited), lent to a vfork() child, or a device
+	 * shares the page tables (SVA: it would not untag; see
+	 * intel_svm_alloc_pasid())
 	 */
 	max_bits = lam_max_enable_bits(current, mm);
 	if (mm->context.lam_cr3_mask || !max_bits) {
