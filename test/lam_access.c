@@ -738,7 +738,6 @@ TEST_F(lam, io_uring_readv)
 	}
 }
 
-/* registered (fixed) buffers given by tagged pointers, then READ_FIXED */
 /* io_uring READ into a kernel address: -EFAULT whatever the mode */
 TEST_F(lam, io_uring_kernel_address_efault)
 {
@@ -764,16 +763,52 @@ TEST_F(lam, io_uring_kernel_address_efault)
 	close(fd);
 }
 
+/*
+ * IORING_OP_READ_FIXED of @len bytes at file offset @off into registered
+ * buffer 0 through @addr (any pointer into it); cqe->res.
+ */
+static int read_fixed(struct uring *u, int fd, const char *addr, unsigned int len,
+		      unsigned long off)
+{
+	struct io_uring_sqe sqe;
+
+	memset(&sqe, 0, sizeof(sqe));
+	sqe.opcode = IORING_OP_READ_FIXED;
+	sqe.fd = fd;
+	sqe.addr = (unsigned long)addr;
+	sqe.len = len;
+	sqe.off = off;
+	sqe.buf_index = 0;
+	return uring_submit_wait(u, &sqe);
+}
+
+/*
+ * Register @len bytes at @base as buffer 0, the iovec itself passed
+ * through a pointer with @mode's tag 1 if @tag_iov; 0 or errno.
+ */
+static int register_buffer(struct uring *u, void *base, size_t len, bool tag_iov,
+			   const struct lam_mode *mode)
+{
+	static struct iovec reg;
+
+	reg.iov_base = base;
+	reg.iov_len = len;
+	return syscall(__NR_io_uring_register, u->fd, IORING_REGISTER_BUFFERS,
+		       tag_iov ? lam_tag(&reg, mode, 1) : (void *)&reg, 1) ? errno : 0;
+}
+
+/*
+ * Registered (fixed) buffers: a buffer is memory, found by any pointer to
+ * it, as the CPU ignores the tag.  Registered through a tagged pointer, a
+ * READ_FIXED through the same tag, another tag and no tag all reach it.
+ */
 TEST_F(lam, io_uring_fixed_buffers)
 {
 	enum { LEN = 8192 };
 	static char data[LEN];
-	struct io_uring_sqe sqe;
-	struct iovec reg;
 	struct uring u;
-	char *buf, *t;
-	int fd, res;
-	long r;
+	char *buf;
+	int fd;
 
 	lam_go(_metadata, self, variant, false);
 	fd = make_data_file(data, sizeof(data));
@@ -781,27 +816,52 @@ TEST_F(lam, io_uring_fixed_buffers)
 	ASSERT_EQ(0, uring_init(&u)) TH_LOG("io_uring_setup/mmap failed (CONFIG_IO_URING?)");
 	buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, buf);
-	t = lam_tag(buf, self->mode, 0x2a);
-	reg.iov_base = t;
-	reg.iov_len = LEN;
-	r = syscall(__NR_io_uring_register, u.fd, IORING_REGISTER_BUFFERS,
-		    lam_tag(&reg, self->mode, 1), 1);
 	if (!self->on) {
-		EXPECT_EQ(-1, r);
-		EXPECT_EQ(EFAULT, errno);
+		EXPECT_EQ(EFAULT, register_buffer(&u, lam_tag(buf, self->mode, 0x2a), LEN,
+						  true, self->mode));
 		return;
 	}
-	ASSERT_EQ(0, r) TH_LOG("IORING_REGISTER_BUFFERS with a tagged buffer: %s", strerror(errno));
-	memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_READ_FIXED;
-	sqe.fd = fd;
-	sqe.addr = (unsigned long)t + 100;
-	sqe.len = LEN - 100;
-	sqe.off = 100;
-	sqe.buf_index = 0;
-	res = uring_submit_wait(&u, &sqe);
-	EXPECT_EQ(LEN - 100, res);
+	ASSERT_EQ(0, register_buffer(&u, lam_tag(buf, self->mode, 0x2a), LEN, true, self->mode))
+		TH_LOG("IORING_REGISTER_BUFFERS with a tagged buffer");
+	EXPECT_EQ(LEN - 100, read_fixed(&u, fd, lam_tag(buf, self->mode, 0x2a) + 100,
+					LEN - 100, 100)) TH_LOG("through the registered tag");
 	EXPECT_EQ(0, memcmp(data + 100, buf + 100, LEN - 100));
+	memset(buf, 0, LEN);
+	EXPECT_EQ(LEN - 200, read_fixed(&u, fd, buf + 200, LEN - 200, 200))
+		TH_LOG("through the untagged pointer");
+	EXPECT_EQ(0, memcmp(data + 200, buf + 200, LEN - 200));
+	memset(buf, 0, LEN);
+	EXPECT_EQ(LEN - 300, read_fixed(&u, fd, lam_tag(buf, self->mode, 0x15) + 300,
+					LEN - 300, 300)) TH_LOG("through another tag");
+	EXPECT_EQ(0, memcmp(data + 300, buf + 300, LEN - 300));
+	/* the range is still the buffer's: one byte past it is refused */
+	EXPECT_EQ(-EFAULT, read_fixed(&u, fd, lam_tag(buf, self->mode, 0x15) + 1, LEN, 0));
+	close(fd);
+}
+
+/* a buffer registered before LAM was enabled: tagged pointers reach it after */
+TEST_F(lam, io_uring_fixed_buffer_registered_before_enable)
+{
+	enum { LEN = 4096 };
+	static char data[LEN];
+	struct uring u;
+	char *buf;
+	int fd;
+
+	fd = make_data_file(data, sizeof(data));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, uring_init(&u)) TH_LOG("io_uring_setup/mmap failed (CONFIG_IO_URING?)");
+	buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, register_buffer(&u, buf, LEN, false, self->mode));
+	lam_go(_metadata, self, variant, false);
+	EXPECT_EQ(self->on ? LEN - 8 : -EFAULT,
+		  read_fixed(&u, fd, lam_tag(buf, self->mode, 0x2a) + 8, LEN - 8, 8))
+		TH_LOG("READ_FIXED through a tagged pointer");
+	if (self->on)
+		EXPECT_EQ(0, memcmp(data + 8, buf + 8, LEN - 8));
+	EXPECT_EQ(LEN, read_fixed(&u, fd, buf, LEN, 0)) TH_LOG("through the untagged pointer");
+	close(fd);
 }
 
 /* ---- mm syscalls on tagged addresses ---- */
