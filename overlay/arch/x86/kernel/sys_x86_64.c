@@ -129,7 +129,7 @@ arch_get_unmapped_area(struct file *filp, unsigned long addr,
 	unsigned long begin, end;
 
 	if (flags & MAP_FIXED)
-		return mmap_fixed_address_valid(addr, len) ? addr : -ENOMEM;
+		return addr;
 
 	find_start_end(addr, flags, &begin, &end);
 
@@ -173,7 +173,7 @@ arch_get_unmapped_area_topdown(struct file *filp, const unsigned long addr0,
 
 	/* No address checking. See comment at mmap_address_hint_valid() */
 	if (flags & MAP_FIXED)
-		return mmap_fixed_address_valid(addr, len) ? addr : -ENOMEM;
+		return addr;
 
 	/* for MAP_32BIT mappings we force the legacy mmap base */
 	if (!in_32bit_syscall() && (flags & MAP_32BIT))

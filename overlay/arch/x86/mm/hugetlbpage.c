@@ -127,8 +127,6 @@ hugetlb_get_unmapped_area(struct file *file, unsigned long addr,
 	if (flags & MAP_FIXED) {
 		if (prepare_hugepage_range(file, addr, len))
 			return -EINVAL;
-		if (!mmap_fixed_address_valid(addr, len))
-			return -ENOMEM;
 		return addr;
 	}
 

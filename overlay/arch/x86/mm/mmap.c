@@ -227,9 +227,9 @@ bool mmap_address_hint_valid(unsigned long addr, unsigned long len)
  * @addr:	Start of the mapping
  * @len:	Mapping length
  *
- * MAP_FIXED skips the hint checks above, but not this one: a process in
- * LAM_U48 mode keeps tags in the address bits above 47, so it can never
- * map memory there.
+ * MAP_FIXED skips the hint checks above, but not this one (asked through
+ * arch_mmap_check(), see asm/mman.h): a process in LAM_U48 mode keeps
+ * tags in the address bits above 47, so it can never map memory there.
  */
 bool mmap_fixed_address_valid(unsigned long addr, unsigned long len)
 {

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _ASM_X86_MMAN_KERNEL_H
+#define _ASM_X86_MMAN_KERNEL_H
+
+#include <uapi/asm/mman.h>
+
+#ifdef CONFIG_X86_LAM_U48
+bool mmap_fixed_address_valid(unsigned long addr, unsigned long len);
+
+/*
+ * get_unmapped_area() asks this before any get_unmapped_area() method, so
+ * every mapping at a fixed address meets it: mmap(), mremap() and shmat()
+ * of any file, including those whose method returns a MAP_FIXED address
+ * as it is (SGX's /dev/sgx_enclave).  A process in LAM_U48 mode may map
+ * nothing above 47 bits.
+ */
+#define arch_mmap_check(addr, len, flags)				\
+	(((flags) & MAP_FIXED) && !mmap_fixed_address_valid(addr, len) ?	\
+	 -ENOMEM : 0)
+#endif
+
+#endif /* _ASM_X86_MMAN_KERNEL_H */
