@@ -13,6 +13,10 @@
 #   apt_add_deb_src FILE  mirror the enabled "deb" entries as "deb-src"
 #                      entries in FILE (deb822), then apt-get update (for
 #                      apt-get source: tools/qemu-lam/build, tools/lam-debian)
+#   apt_linux_source REV DIR  Debian's linux source package REV (6.1.176-1)
+#                      downloaded once into DIR (.dsc, .debian.tar.xz, the
+#                      orig tarball); on failure one line on stderr, status 1
+#                      (tools/lam-debian, test/debian-stock-code)
 
 : "${LAM_APT_LOCK_WAIT:=600}"
 
@@ -134,4 +138,26 @@ apt_add_deb_src() {
 	# the new entry has no index yet: apt must fetch it before 'apt-get source'
 	apt_updated=0
 	apt_update_once
+}
+
+apt_linux_source() {
+	local rev=$1 dl=$2 upstream=${1%-*} f
+	mkdir -p "$dl" || return 1
+	if [[ ! -f $dl/linux_$rev.dsc ]]; then
+		if ! apt_have_deb_src && ! apt_add_deb_src /etc/apt/sources.list.d/lam-src.sources; then
+			printf 'apt: no deb-src entry in apt'"'"'s sources and none could be added (needs root)\n' >&2
+			return 1
+		fi
+		printf 'apt: apt-get source --download-only linux=%s\n' "$rev" >&2
+		(cd "$dl" && apt-get source --download-only -q "linux=$rev" >"$dl/download.log" 2>&1) || {
+			apt_update_once >/dev/null 2>&1 || true
+			(cd "$dl" && apt-get source --download-only -q "linux=$rev" >"$dl/download.log" 2>&1)
+		} || {
+			printf 'apt: apt-get source linux=%s failed: %s\n' "$rev" "$(tail -n 1 "$dl/download.log")" >&2
+			return 1
+		}
+	fi
+	for f in "linux_$rev.dsc" "linux_$rev.debian.tar.xz" "linux_$upstream.orig.tar.xz"; do
+		[[ -f $dl/$f ]] || { printf 'apt: apt-get source gave no %s\n' "$f" >&2; return 1; }
+	done
 }
