@@ -89,15 +89,12 @@ LAMFN = re.compile(r'(^|_)lam(_|$)')
 GETPUT = re.compile(r'^__(get|put)_user_')
 PERCPU = ('cpu_untag_mask', 'cpu_task_size_max')
 MASK = 'cpu_untag_mask'
-# Instructions an untagging edge may add over the untagged path.  The
-# floor is 4 in access_ok() (copy the pointer, AND it with the mask,
-# compare with the first check's limit - size, branch back) and 3 in
-# __get_user_N/__put_user_N.  access_ok()'s edge measures 3 to 6: where
-# GCC places the edge's failure before it, the edge ends "jb <fail>; jmp
-# <ok>" rather than "jae <ok>", and GCC may hoist a move of the failure's
-# return value into it (_copy_to_user(), _copy_from_user(), vfs_read()).
-# The bound is that figure, a regression guard.
-EDGE_MAX, GETPUT_EDGE_MAX = 6, 3
+# Instructions an untagging edge may add over the untagged path: the
+# floor, 4 in access_ok() (copy the pointer, AND it with the mask, compare
+# with the first check's limit - size, branch back: one asm goto, so that
+# GCC cannot end the edge "jb <fail>; jmp <ok>" or hoist the failure's
+# return value into it) and 3 in __get_user_N/__put_user_N.
+EDGE_MAX, GETPUT_EDGE_MAX = 4, 3
 
 
 def lam_percpu(vmlinux):

@@ -84,6 +84,40 @@ static __always_inline int __access_ok(const void __user *ptr,
  * 32-bit code (CONFIG_X86_64 undefined): no LAM.
  */
 #if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
+/*
+ * The second compare: is @addr, untagged with this CPU's mask, at most
+ * @last?  With asm goto outputs it is four instructions that jump back to
+ * the accepting path (copy, AND, CMP, JBE), the refusal coming next;
+ * left to itself GCC ends the edge "jb <fail>; jmp <ok>" and may hoist the
+ * failure's return value into it.  The AND is patched out without LAM.
+ */
+#ifdef CONFIG_CC_HAS_ASM_GOTO_OUTPUT
+static __always_inline bool __lam_untagged_le(unsigned long addr,
+					      unsigned long last)
+{
+	unsigned long tmp;
+
+	asm_goto_output("mov %[addr], %[tmp]\n\t"
+			ALTERNATIVE("and " __percpu_arg([mask]) ", %[tmp]", "",
+				    ALT_NOT(X86_FEATURE_LAM))
+			"\n\tcmp %[last], %[tmp]\n\t"
+			"jbe %l[ok]"
+			: [tmp] "=&r" (tmp)
+			: [addr] "r" (addr), [last] "r" (last),
+			  [mask] "m" (cpu_untag_mask)
+			: "cc" : ok);
+	return false;
+ok:
+	return true;
+}
+#else
+static __always_inline bool __lam_untagged_le(unsigned long addr,
+					      unsigned long last)
+{
+	return __untagged_addr(addr) <= last;
+}
+#endif
+
 static __always_inline bool x86_access_ok(const void __user *ptr,
 					  unsigned long size)
 {
@@ -91,7 +125,7 @@ static __always_inline bool x86_access_ok(const void __user *ptr,
 	unsigned long addr = (__force unsigned long)ptr;
 
 	return likely(size <= limit && addr <= limit - size) ||
-	       unlikely(size <= limit && __untagged_addr(addr) <= limit - size);
+	       unlikely(size <= limit && __lam_untagged_le(addr, limit - size));
 }
 #else
 static __always_inline bool x86_access_ok(const void __user *addr,
