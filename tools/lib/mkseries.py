@@ -139,6 +139,9 @@ def main():
     if len(sys.argv) != 7:
         die('usage: mkseries.py BASE SERIES_D PRISTINE OVERLAY OUT DATE')
     base, series_d, pristine, overlay, out, date = sys.argv[1:]
+    # git format-patch runs in the scratch repository: a relative OUT
+    # would land there and be deleted with it
+    out = os.path.abspath(out)
     files = {}
     diffdir = os.path.join(base, 'diff')
     for root, _, names in os.walk(diffdir):
