@@ -26,17 +26,14 @@
  *                the emulator has no LASS and this kernel never enables
  *                LASS, so auto allows LAM only with mitigations off.
  *
- *  ARCH_ENABLE_TAGGED_ADDR(n)   (checks in this order)
- *    !KERNEL                                   -> EINVAL
- *    !CPU                                      -> ENODEV
- *    the policy refuses LAM                    -> EPERM
- *    already enabled (also: inherited by fork) -> EBUSY
- *    in a vfork child (on its parent's mm until execve/_exit) -> EBUSY
- *    n == 0 or n > 15                          -> EINVAL
- *    1..6                                      -> 0, U57
- *    7..15, !U48                               -> EINVAL
- *    7..15, U48, something mapped above 47 bits -> EBUSY
- *    7..15, U48                                -> 0, U48
+ *  The ABI is written once, in overlay/Documentation/x86/lam.rst (codes,
+ *  errors and their order, the rules of threads, fork, vfork and execve).
+ *  This file predicts it for a cell; exp_enable() carries one "lam.rst:"
+ *  marker per row of lam.rst's ARCH_ENABLE_TAGGED_ADDR error table, in the
+ *  table's order, and test/abi-doc fails when the two disagree.
+ *  ARCH_ENABLE_TAGGED_ADDR(n), in short: EINVAL without the kernel option,
+ *    ENODEV, EPERM (policy), EBUSY (enabled, also by fork, or the mm lent
+ *    to a vfork child), EINVAL (n), EBUSY (U48 with a mapping above 47 bits).
  *    Other threads or CLONE_VM processes (without CLONE_VFORK) on the mm
  *    change nothing: the mode is the mm's, every thread of the process
  *    gets it at once (also a thread that enables it for the main one).
@@ -220,20 +217,41 @@ static inline unsigned long exp_tag_bits_for(unsigned long nbits)
  */
 static inline int exp_enable(unsigned long nbits, enum lam_state st, bool high_mapped)
 {
+	/* lam.rst, before the table: EINVAL without CONFIG_X86_LAM */
 	if (!lam_facts.kernel)
 		return EINVAL;
+	/* lam.rst: ENODEV the CPU has no LAM */
 	if (!lam_facts.cpu)
 		return ENODEV;
+	/* lam.rst: EPERM the policy refuses LAM */
 	if (!exp_policy_allows())
 		return EPERM;
-	if (st == LAM_ENABLED || st == LAM_VFORK_LENT)
+	/*
+	 * lam.rst: EINVAL not predicted here: not the caller's mm, or x32
+	 * (lam_inherit.c ptrace_arch_prctl_cannot_enable, lam_compat.c)
+	 */
+	/*
+	 * lam.rst: EINTR not predicted: a fatal signal while waiting for the
+	 * mmap lock, which no cell can place inside that wait
+	 */
+	/* lam.rst: EBUSY already enabled, also through fork() */
+	if (st == LAM_ENABLED)
 		return EBUSY;
+	/* lam.rst: EBUSY the mm is lent to a vfork() child */
+	if (st == LAM_VFORK_LENT)
+		return EBUSY;
+	/*
+	 * lam.rst: EBUSY not predicted: a device shares the mm through a
+	 * PASID; no emulated device can bind SVA, so no cell has one
+	 */
+	/* lam.rst: EINVAL nr_bits 0, more than 15, or 7 to 15 without U48 */
 	if (nbits == 0 || nbits > 15)
 		return EINVAL;
 	if (nbits <= 6)
 		return 0;
 	if (!lam_facts.u48)
 		return EINVAL;
+	/* lam.rst: EBUSY nr_bits 7 to 15 and something mapped above 47 bits */
 	if (high_mapped && exp_high_map(false))
 		return EBUSY;
 	return 0;
