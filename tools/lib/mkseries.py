@@ -3,7 +3,7 @@
 """tools/lib/mkseries.py BASE SERIES_D PRISTINE OVERLAY OUT DATE
 
 Split the overlay's one patch into the numbered series series.d/ defines
-(tools/lam-patches is the front end; README "For a distribution packager").
+(tools/lam-patches is the front end; docs/packaging.md).
 
 BASE      overlay-base/ (diff/PATH.diff: pristine -> overlay, one per file)
 SERIES_D  series.d/NN-slug.txt: line 1 the subject, then the body, a line
