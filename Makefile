@@ -5,6 +5,7 @@
 #   make bench           LAM's cost in instructions per system call (tools/lam-bench)
 #   make listing         the instructions behind those counts, stock vs lam-u57 (tools/lam-insn-listing)
 #   make fuzz SEED=N ITER=N [FUZZ_CELLS=REGEX]   the differential fuzzer, longer (test/lam_fuzz.c)
+#   make refresh         after editing overlay/: regenerate overlay-base/ and check series.d/ takes every hunk
 #   make patches [PATCHES=DIR]   the overlay as a numbered patch series + quilt series file (series.d/)
 #   make images          all variants (make -j2 images builds two at once)
 #   make image VARIANT=V one variant
@@ -23,7 +24,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test crosscheck bench listing fuzz patches run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test crosscheck bench listing fuzz refresh patches run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -131,6 +132,16 @@ fuzz: emulator tree
 		{ echo "make fuzz: SEED and ITER want numbers (SEED=$(SEED) ITER=$(ITER))" >&2; exit 2; }
 	@test/run-matrix --cells '$(FUZZ_CELLS)' --progs lam_fuzz --timeout 3600 \
 		--prog-args "LAM_FUZZ_SEED=$(SEED) LAM_FUZZ_ITER=$(ITER)"
+
+# After an edit under overlay/: overlay-base/ from the pristine tree, then
+# the series made once into a scratch directory, which fails when a hunk
+# is in no patch of series.d/ or a selector takes none.
+refresh: deps
+	@ksrc=$$(tools/fetch-kernel "$$(cat overlay-base/VERSION)" | tail -n 1) && \
+		tools/lam-overlay refresh "$$ksrc"
+	@tmp=$$(mktemp -d) && trap 'rm -rf -- "$$tmp"' EXIT && \
+		tools/lam-patches --out "$$tmp/series" >/dev/null && \
+		echo "make refresh: overlay-base/ matches overlay/, series.d/ takes every hunk"
 
 # The overlay as a reviewable series (tools/lam-patches; series.d/ says how
 # it is split): DIR/NNNN-*.patch in git format-patch form and DIR/series.
