@@ -71,50 +71,53 @@ static __always_inline int __access_ok(const void __user *ptr,
  *
  * With Linear Address Masking a user pointer may carry a tag in its high
  * bits.  Such a pointer is out of the usual user range, so the usual check
- * (the code of a kernel without LAM) runs first and alone on every pointer
- * it accepts: untagged pointers cost nothing, on any CPU.  Only a pointer
- * it refuses is untagged, with this CPU's mask into a scratch register,
- * and compared again with the same limit - size (the first check is
- * __access_ok()'s expression written out, so that GCC compiles it as it
- * compiles stock's and keeps limit - size for the second compare): the
- * range must lie within the LAM mode's limit, which excludes every pointer
- * that the CPU would refuse.  The access itself may keep the tag.  On a
- * CPU without LAM the mask is patched out and the second compare refuses
- * what the first did.  The 32-bit vDSO of a 64-bit kernel is built as
- * 32-bit code (CONFIG_X86_64 undefined): no LAM.
+ * (the code of a kernel without LAM) decides alone for every pointer it
+ * accepts: untagged pointers cost nothing, on any CPU.  Only a pointer it
+ * refuses is untagged, with this CPU's mask into a scratch register, and
+ * compared again with the same limit - size: the range must lie within
+ * the LAM mode's limit, which excludes every pointer that the CPU would
+ * refuse.  The access itself may keep the tag.  On a CPU without LAM the
+ * mask is patched out and the second compare refuses what the first did.
+ * The 32-bit vDSO of a 64-bit kernel is built as 32-bit code
+ * (CONFIG_X86_64 undefined): no LAM.
  */
 #if defined(CONFIG_X86_LAM) && defined(CONFIG_X86_64)
 /*
- * The second compare: is @addr, untagged with this CPU's mask, at most
- * @last?  With asm goto outputs it is four instructions that jump back to
- * the accepting path (copy, AND, CMP, JBE), the refusal coming next;
- * left to itself GCC ends the edge "jb <fail>; jmp <ok>" and may hoist the
- * failure's return value into it.  The AND is patched out without LAM.
+ * Is @addr, or failing that @addr untagged with this CPU's mask, at most
+ * @last?  The asm holds both compares, so that GCC sees one two-way branch
+ * where a kernel without LAM has one, in the same expression under
+ * likely(), and lays the caller out as it does that kernel's: an untagged
+ * pointer runs CMP and a taken JAE where that kernel runs CMP and JB.  A
+ * tagged pointer runs four more (copy, AND, CMP, JB).  The AND is patched
+ * out without LAM.
  */
 #ifdef CONFIG_CC_HAS_ASM_GOTO_OUTPUT
-static __always_inline bool __lam_untagged_le(unsigned long addr,
-					      unsigned long last)
+static __always_inline bool __lam_addr_le(unsigned long addr,
+					  unsigned long last)
 {
 	unsigned long tmp;
 
-	asm_goto_output("mov %[addr], %[tmp]\n\t"
+	asm_goto_output("cmp %[addr], %[last]\n\t"
+			"jae 1f\n\t"
+			"mov %[addr], %[tmp]\n\t"
 			ALTERNATIVE("and " __percpu_arg([mask]) ", %[tmp]", "",
 				    ALT_NOT(X86_FEATURE_LAM))
-			"\n\tcmp %[last], %[tmp]\n\t"
-			"jbe %l[ok]"
+			"\n\tcmp %[tmp], %[last]\n\t"
+			"jb %l[refuse]\n"
+			"1:"
 			: [tmp] "=&r" (tmp)
 			: [addr] "r" (addr), [last] "r" (last),
 			  [mask] "m" (cpu_untag_mask)
-			: "cc" : ok);
-	return false;
-ok:
+			: "cc" : refuse);
 	return true;
+refuse:
+	return false;
 }
 #else
-static __always_inline bool __lam_untagged_le(unsigned long addr,
-					      unsigned long last)
+static __always_inline bool __lam_addr_le(unsigned long addr,
+					  unsigned long last)
 {
-	return __untagged_addr(addr) <= last;
+	return addr <= last || __untagged_addr(addr) <= last;
 }
 #endif
 
@@ -124,8 +127,7 @@ static __always_inline bool x86_access_ok(const void __user *ptr,
 	unsigned long limit = lam_task_size_max();
 	unsigned long addr = (__force unsigned long)ptr;
 
-	return likely(size <= limit && addr <= limit - size) ||
-	       unlikely(size <= limit && __lam_untagged_le(addr, limit - size));
+	return likely(size <= limit && __lam_addr_le(addr, limit - size));
 }
 #else
 static __always_inline bool x86_access_ok(const void __user *addr,
