@@ -2,6 +2,7 @@
 #   make                 install deps, build the emulator + the default image, boot it, run lam-demo
 #   make test            the test matrix (test/run-all)
 #   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
+#   make figures         docs/figures.md from the last full make test run (tools/lam-figures)
 #   make bench           LAM's cost in instructions per system call (tools/lam-bench)
 #   make listing         the instructions behind those counts, stock vs lam-u57 (tools/lam-insn-listing)
 #   make fuzz SEED=N ITER=N [FUZZ_CELLS=REGEX]   the differential fuzzer, longer (test/lam_fuzz.c)
@@ -24,7 +25,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test crosscheck bench listing fuzz refresh patches run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test figures crosscheck bench listing fuzz refresh patches run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -104,6 +105,9 @@ test: deps
 # Cross-check of the emulator with an independent kernel: Debian's
 # linux-source-6.12 (mainline LAM) on the LAM CPU models; not part of
 # `make test` (one more kernel build).  See test/crosscheck/README.md.
+figures:
+	@tools/lam-figures
+
 crosscheck: emulator
 	@tools/crosscheck-mainline
 

@@ -16,6 +16,10 @@
 #                    rule, so tools run by make and by hand agree)
 #   lam_variants     the kernel variants, one per line: the names of
 #                    defconfig.d/*.config but base, sorted
+#   lam_content      one line: a hash of the files under overlay/ and test/
+#                    as they are in the work tree (what a run of make test
+#                    measured; docs/figures.md carries the one of its run)
+#   lam_machine      one line: cores, CPU model, memory, OS
 lam_top=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)
 # shellcheck disable=SC2034 # for the scripts that source this file
 lam_cache=${LAM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lam}
@@ -44,4 +48,24 @@ lam_variants() {
 		f=${f%.config}
 		[[ $f == base || $f == '*' ]] || printf '%s\n' "$f"
 	done | LC_ALL=C sort
+}
+
+lam_content() {
+	(
+		cd "$lam_top" || exit 1
+		if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+			git ls-files -z -- overlay test
+		else
+			find overlay test -type f -print0 | LC_ALL=C sort -z
+		fi | xargs -0 sha256sum | sha256sum | cut -c1-16
+	)
+}
+
+lam_machine() {
+	local model mem os=unknown
+
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	mem=$(awk '/^MemTotal:/ { printf "%d", $2 / 1048576 + 0.5 }' /proc/meminfo)
+	[[ -r /etc/os-release ]] && os=$(sed -n 's/^PRETTY_NAME=//p' /etc/os-release | tr -d '"')
+	printf '%s cores, %s, %s GiB, %s\n' "$(nproc)" "${model:-unknown CPU}" "$mem" "$os"
 }
