@@ -1,6 +1,7 @@
 # lam-overlay: top-level entry points.
 #   make                 install deps, build the emulator + the default image, boot it, run lam-demo
 #   make test            the test matrix (test/run-all)
+#   make check           the quick loop: host suites, lam-u57 on lam and lam-ctl (a few minutes)
 #   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
 #   make figures         docs/figures.md from the last full make test run (tools/lam-figures)
 #   make bench           LAM's cost in instructions per system call (tools/lam-bench)
@@ -25,7 +26,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test figures crosscheck bench listing fuzz refresh patches run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test check figures crosscheck bench listing fuzz refresh patches run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -102,12 +103,21 @@ test: deps
 	@tools/install-deps test
 	@LAM_SUITES='$(LAM_SUITES)' test/run-all $(TEST_ARGS)
 
-# Cross-check of the emulator with an independent kernel: Debian's
-# linux-source-6.12 (mainline LAM) on the LAM CPU models; not part of
-# `make test` (one more kernel build).  See test/crosscheck/README.md.
+# The loop after one kernel change (docs/testing.md, "Test tiers"): the
+# host suites that build nothing, then the default variant on the LAM CPU
+# and on its LAM-less control, with the control's must-fail cell.
+CHECK_SUITES := counting style abi-doc patches matrix
+CHECK_CELLS := lam-u57/lam|lam-u57/lam-ctl|lam-u57/lam-ctl!claims-lam-cpu
+check: deps
+	@tools/install-deps test
+	@LAM_SUITES='$(CHECK_SUITES)' test/run-all --cells '$(CHECK_CELLS)'
+
 figures:
 	@tools/lam-figures
 
+# Cross-check of the emulator with an independent kernel: Debian's
+# linux-source-6.12 (mainline LAM) on the LAM CPU models; not part of
+# `make test` (one more kernel build).  See test/crosscheck/README.md.
 crosscheck: emulator
 	@tools/crosscheck-mainline
 
