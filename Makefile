@@ -77,21 +77,7 @@ $(addprefix image-,$(VARIANTS)): image-%: tree
 
 demo: emulator
 	@$(MAKE) image VARIANT=$(DEFAULT_VARIANT)
-	@q=$$(cat $(EMU)); \
-	if [[ $$q != - && -x $$q ]]; then cpu=lam; \
-		echo "== booting $(DEFAULT_VARIANT) on the LAM emulator ($$q, --cpu lam) and running /bin/lam-demo"; \
-	else cpu=nolam; q=; \
-		echo "LAM_NO_EMULATOR is set: showing the LAM-less path"; \
-		echo "== booting $(DEFAULT_VARIANT) on stock QEMU (--cpu nolam) and running /bin/lam-demo"; \
-	fi; \
-	expect=; [[ $$cpu == lam ]] && expect=--expect-lam; \
-	rc=0; LAM_QEMU=$$q tools/lam-run --variant $(DEFAULT_VARIANT) --cpu $$cpu --timeout 120 \
-		--klog $(LAM_CACHE)/demo.klog -- $(LAM_CACHE)/build/$(DEFAULT_VARIANT)/lam-demo $$expect 2>&1 \
-		| tee $(LAM_CACHE)/demo.log || rc=$$?; \
-	if grep -q '^lam-run: kernel warning:' $(LAM_CACHE)/demo.log; then \
-		echo "== the guest kernel warned (above; whole log: $(LAM_CACHE)/demo.klog)"; rc=1; fi; \
-	echo "== lam-demo exited with status $$rc (image: $(LAM_CACHE)/images/$(DEFAULT_VARIANT)/; interactive: make run)"; \
-	exit $$rc
+	@tools/lam-demo $(DEFAULT_VARIANT)
 
 run: check-variant
 	@$(LAM_CACHE)/images/$(VARIANT)/run $(if $(CPU),--cpu $(CPU)) \
