@@ -236,6 +236,38 @@ TEST_F(u48_first, fork_child_no_high)
 }
 
 /*
+ * The bound is on the end of a mapping, whatever the path: a mapping that
+ * starts at the last page below 47 bits' limit and runs on across it, at a
+ * fixed address or by growing in place (mremap() without MREMAP_MAYMOVE),
+ * fails with ENOMEM wherever 47 bits bound the address space, as one
+ * wholly above does.
+ */
+TEST_F(u48_first, straddling_mapping_fails)
+{
+	bool high = exp_high_map(self->u48_on);
+	unsigned long last = WINDOW_47 - 2 * PAGE_SZ;
+	void *p, *q;
+
+	p = mmap((void *)last, 3 * PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	EXPECT_EQ(high ? (void *)last : MAP_FAILED, p);
+	if (p == MAP_FAILED) {
+		EXPECT_EQ(ENOMEM, errno) TH_LOG("MAP_FIXED_NOREPLACE across 47 bits");
+	} else {
+		munmap(p, 3 * PAGE_SZ);
+	}
+
+	p = map_at(last, MAP_FIXED_NOREPLACE);
+	ASSERT_EQ((void *)last, p) TH_LOG("the last page below the limit");
+	q = mremap(p, PAGE_SZ, 3 * PAGE_SZ, 0);
+	EXPECT_EQ(high ? p : MAP_FAILED, q);
+	if (q == MAP_FAILED) {
+		EXPECT_EQ(ENOMEM, errno) TH_LOG("mremap() growing across 47 bits");
+	}
+	munmap(p, q == MAP_FAILED ? PAGE_SZ : 3 * PAGE_SZ);
+}
+
+/*
  * The whole range of a user access lies within the mode's limit, its end
  * included.  The last page below 47 bits' limit (1 << 47 less a guard
  * page) is mapped and filled; a block that starts in its last 4 bytes and

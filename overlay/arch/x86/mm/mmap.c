@@ -13,6 +13,7 @@
 
 #include <linux/personality.h>
 #include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/random.h>
 #include <linux/limits.h>
 #include <linux/sched/signal.h>
@@ -212,31 +213,12 @@ const char *arch_vma_name(struct vm_area_struct *vma)
  */
 bool mmap_address_hint_valid(unsigned long addr, unsigned long len)
 {
-	if (TASK_SIZE - len < addr)
-		return false;
-
-	if (!mmap_fixed_address_valid(addr, len))
+	/* TASK_SIZE, or 47 bits in LAM_U48 mode (asm/mman.h) */
+	if (arch_mmap_limit() - len < addr)
 		return false;
 
 	return (addr > DEFAULT_MAP_WINDOW) == (addr + len > DEFAULT_MAP_WINDOW);
 }
-
-#ifdef CONFIG_X86_LAM_U48
-/**
- * mmap_fixed_address_valid - May this process map [@addr, @addr + @len)?
- * @addr:	Start of the mapping
- * @len:	Mapping length
- *
- * MAP_FIXED skips the hint checks above, but not this one (asked through
- * arch_mmap_check(), see asm/mman.h): a process in LAM_U48 mode keeps
- * tags in the address bits above 47, so it can never map memory there.
- */
-bool mmap_fixed_address_valid(unsigned long addr, unsigned long len)
-{
-	return addr + len <= DEFAULT_MAP_WINDOW ||
-	       mm_full_va_allowed(current->mm);
-}
-#endif
 
 /* Can we access it for direct reading/writing? Must be RAM: */
 int valid_phys_addr_range(phys_addr_t addr, size_t count)

@@ -324,16 +324,9 @@ extern unsigned long get_mmap_base(int is_legacy);
 extern bool mmap_address_hint_valid(unsigned long addr, unsigned long len);
 
 #ifdef CONFIG_X86_LAM_U48
-bool mmap_fixed_address_valid(unsigned long addr, unsigned long len);
 /* The top of the address space that a hint above 47 bits may reach */
 #define mmap_full_va_limit()	task_size_64bit(1)
 #else
-static inline bool mmap_fixed_address_valid(unsigned long addr,
-					    unsigned long len)
-{
-	return true;
-}
-
 #define mmap_full_va_limit()	TASK_SIZE_MAX
 #endif
 
