@@ -176,13 +176,20 @@ DECLARE_PER_CPU(unsigned long, cpu_task_size_max);
  * (with LAM under 4-level paging every mode ends at 47 bits); only a CPU
  * with both loads this CPU's limit.  The load is the original: 6.1's
  * alternatives copy a replacement as it is, and objtool refuses a
- * relocation in one.
+ * relocation in one.  It is 8 bytes and the constants' MOVABS 10, so two
+ * operand-size prefixes make it 10 too, or the CPUs that keep the load
+ * would run a NOP after it: REX.W takes precedence over a 66H prefix (SDM
+ * vol. 1, 3.6.1).  The assembler checks the length.
  */
 static __always_inline unsigned long lam_task_size_max(void)
 {
 	unsigned long limit;
 
-	asm (ALTERNATIVE_2("movq " __percpu_arg([pcpu]) ", %[limit]",
+	asm (ALTERNATIVE_2("771: .byte 0x66, 0x66\n\t"
+			   "movq " __percpu_arg([pcpu]) ", %[limit]\n"
+			   "772: .if 772b - 771b != 10\n\t"
+			   ".error \"the per-CPU limit load is not 10 bytes\"\n\t"
+			   ".endif",
 			   "movq %[l5], %[limit]", ALT_NOT(X86_FEATURE_LAM),
 			   "movq %[l4], %[limit]", ALT_NOT(X86_FEATURE_LA57))
 	     : [limit] "=r" (limit)
