@@ -130,11 +130,12 @@ static __always_inline bool x86_access_ok(const void __user *ptr,
 	return likely(size <= limit && __lam_addr_le(addr, limit - size));
 }
 #else
-static __always_inline bool x86_access_ok(const void __user *addr,
-					  unsigned long size)
-{
-	return likely(__access_ok(addr, size));
-}
+/*
+ * Stock's expression, as a macro: an inline function with the same body
+ * lets GCC order a caller's compares otherwise (gup.o under Debian's
+ * configuration), and X86_LAM=n must compile to stock's code.
+ */
+#define x86_access_ok(addr, size)	likely(__access_ok(addr, size))
 #endif
 
 extern int __get_user_1(void);
