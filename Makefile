@@ -19,8 +19,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
 
-export LAM_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/lam
-VARIANTS := $(sort $(patsubst defconfig.d/%.config,%,$(filter-out defconfig.d/base.config,$(wildcard defconfig.d/*.config))))
+# The cache and the variants by tools/lib/common.sh's rules, defined there once
+TOP := $(patsubst %/,%,$(dir $(abspath $(firstword $(MAKEFILE_LIST)))))
+common = $(shell bash -c '. "$$0" && $(1)' $(TOP)/tools/lib/common.sh)
+ifeq ($(origin LAM_CACHE),undefined)
+LAM_CACHE := $(call common,printf %s "$$lam_cache")
+endif
+export LAM_CACHE
+VARIANTS := $(call common,lam_variants)
 DEFAULT_VARIANT := lam-u57
 VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=

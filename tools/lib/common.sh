@@ -12,10 +12,11 @@
 #   warn MSG         "prog: warning: MSG" on stderr
 #   lam_top          the project's top directory (where this file lives)
 #   lam_cache        the cache: $LAM_CACHE, else $XDG_CACHE_HOME/lam, else
-#                    ~/.cache/lam (the Makefile sets LAM_CACHE by the same
-#                    rule, so tools run by make and by hand agree)
+#                    ~/.cache/lam (the Makefiles ask this file too, so
+#                    tools run by make and by hand agree)
 #   lam_variants     the kernel variants, one per line: the names of
-#                    defconfig.d/*.config but base, sorted
+#                    defconfig.d/*.config but base, sorted (the Makefile's
+#                    VARIANTS too)
 #   lam_content      one line: a hash of the files under overlay/ and test/
 #                    as they are in the work tree (what a run of make test
 #                    measured; docs/figures.md carries the one of its run)
