@@ -2,10 +2,11 @@
 # tools/lib/tap2junit.py [--name NAME] [--out FILE] [TAP_FILE]
 #   Turns TAP (TAP_FILE, or stdin) into JUnit XML (FILE, or stdout) for a CI
 #   engine to display (tools/ci-matrix: Jenkins' junit publisher).
-#   One <testcase> per "ok" / "not ok" line:
-#     not ok ...            a <failure> (message: the description)
-#     ... # SKIP reason     a <skipped> (ok or not ok: a skip is not a pass)
-#     not ok ... # TODO     a <skipped> ("TODO"); ok ... # TODO passes
+#   One <testcase> per "ok" / "not ok" line, as test/lib/tap.sh's
+#   tap_classify (the project's one TAP parser, run as a filter) reads it:
+#     not ok ...            a <failure> (message: the description), whatever
+#                           its directive: a failure is never hidden
+#     ok ... # SKIP reason  a <skipped> (a skip is not a pass)
 #   "CLASS: rest" descriptions (run-matrix's "CELL: PROGRAM TEST") give the
 #   testcase's classname CLASS and name "rest"; others get classname NAME.
 #   The "# ..." lines after a failing result are its <failure>'s text.
@@ -17,13 +18,15 @@
 # Exit: 0 when the XML is written (whatever the results), 2 on bad usage
 # or an unreadable TAP_FILE.
 import argparse
+import os
 import re
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-RESULT = re.compile(r"^(not )?ok\b(?:\s+(\d+))?\s*(?:-\s*)?(.*)$")
-DIRECTIVE = re.compile(r"(?:^|\s)#\s*(SKIP|TODO)\S*(?:\s+(.*))?$", re.IGNORECASE)
-PLAN = re.compile(r"^1\.\.(\d+)")
+TAP_SH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "lib", "tap.sh")
+# where a skip's reason starts (tap_classify has said it is a skip)
+SKIP_AT = re.compile(r"(?:^|\s)#\s*skip\S*(?:\s+(.*))?$", re.IGNORECASE)
 CLASSED = re.compile(r"^(\S+): (.+)$")
 # characters XML 1.0 cannot hold (a guest console may print them)
 BAD_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -42,38 +45,39 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def classify(lines):
+    """(kind, plan, desc) per line, by test/lib/tap.sh --classify"""
+    text = "".join(line.rstrip("\r\n") + "\n" for line in lines)
+    out = subprocess.run(["bash", TAP_SH, "--classify"], input=text.encode("utf-8", "replace"),
+                         stdout=subprocess.PIPE, check=True).stdout.decode("utf-8", "replace")
+    for row in out.splitlines():
+        kind, _num, plan, desc = row.split("\t", 3)
+        yield kind, plan, desc
+
+
 def parse(lines, suite):
     cases = []   # dicts: classname, name, status (pass|fail|skip), msg, out
     plan = None
     bail = None
-    for raw in lines:
-        line = raw.rstrip("\r\n").replace("\r", "")
-        m = RESULT.match(line)
-        if m:
-            failed, _, desc = m.groups()
-            status, msg = ("fail" if failed else "pass"), desc
-            d = DIRECTIVE.search(desc)
-            if d:
-                kind, why = d.group(1).upper(), (d.group(2) or "").strip()
+    for kind, n, desc in classify(lines):
+        if kind in ("ok", "notok", "skip"):
+            status = {"ok": "pass", "notok": "fail", "skip": "skip"}[kind]
+            desc = re.sub(r"^-\s*", "", desc)
+            msg = desc
+            if kind == "skip":
+                d = SKIP_AT.search(desc)
+                msg = (d.group(1) or "").strip() or "SKIP"
                 desc = desc[:d.start()].strip()
-                if kind == "SKIP":
-                    status, msg = "skip", why or "SKIP"
-                elif failed:
-                    status, msg = "skip", "TODO" + (": " + why if why else "")
             c = CLASSED.match(desc)
             classname, name = (c.group(1), c.group(2)) if c else (suite, desc or "(unnamed)")
             cases.append({"classname": classname, "name": name, "status": status,
                           "msg": msg, "out": []})
-            continue
-        p = PLAN.match(line)
-        if p:
-            plan = (plan or 0) + int(p.group(1))
-            continue
-        if line.startswith("Bail out!"):
-            bail = bail or line
-            continue
-        if line.startswith("#") and cases:
-            cases[-1]["out"].append(line)
+        elif kind == "plan":
+            plan = (plan or 0) + int(n)
+        elif kind == "bail":
+            bail = bail or desc
+        elif desc.startswith("#") and cases:
+            cases[-1]["out"].append(desc)
     problems = []
     if bail:
         problems.append(bail)
