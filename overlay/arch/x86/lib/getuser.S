@@ -39,23 +39,26 @@
 
 #if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
 /*
- * As lam_task_size_max(): the constant of the paging mode, unless the CPU
- * has both LAM and 5-level paging; then the limit of the LAM mode of the
- * loaded address space, read out of line (LAM_TASK_SIZE_MAX_MINUS_N(), in
- * the same function) because a replacement cannot carry its relocation.
+ * As lam_task_size_max(): the constant of the paging mode less n, unless
+ * the CPU has both LAM and 5-level paging; then the limit of the LAM mode
+ * of the loaded address space, as it is.  A limit of either kind lies a
+ * guard page below the end of the range its mode accepts, and nothing is
+ * mapped above it (arch_mmap_limit()), so an access of up to 8 bytes that
+ * starts below it faults at worst, on a user address: n only keeps the
+ * constants as stock's.  The load is the original (a replacement cannot
+ * carry its relocation) and takes the constants' 10 bytes with an
+ * operand-size prefix (REX.W takes precedence), so no NOP follows it.
  */
 #define LOAD_TASK_SIZE_MINUS_N(n) \
-	ALTERNATIVE_2 __stringify(jmp .Llam_task_size_max_##n), \
+	ALTERNATIVE_2 __stringify(771: .byte 0x66; \
+				  mov PER_CPU_VAR(cpu_task_size_max),%rdx; 772:), \
 		      __stringify(mov $((1 << 56) - 4096 - (n)),%rdx), \
 		      ALT_NOT(X86_FEATURE_LAM), \
 		      __stringify(mov $((1 << 47) - 4096 - (n)),%rdx), \
 		      ALT_NOT(X86_FEATURE_LA57); \
-.Llam_task_size_max_done_##n:
-#define LAM_TASK_SIZE_MAX_MINUS_N(n) \
-.Llam_task_size_max_##n: \
-	mov PER_CPU_VAR(cpu_task_size_max),%rdx; \
-	sub $(n),%rdx; \
-	jmp .Llam_task_size_max_done_##n
+	.if 772b - 771b != 10; \
+	.error "the per-CPU limit load is not 10 bytes"; \
+	.endif
 #elif defined(CONFIG_X86_5LEVEL)
 #define LOAD_TASK_SIZE_MINUS_N(n) \
 	ALTERNATIVE __stringify(mov $((1 << 47) - 4096 - (n)),%rdx), \
@@ -63,10 +66,6 @@
 #else
 #define LOAD_TASK_SIZE_MINUS_N(n) \
 	mov $(TASK_SIZE_MAX - (n)),%_ASM_DX
-#endif
-
-#ifndef LAM_TASK_SIZE_MAX_MINUS_N
-#define LAM_TASK_SIZE_MAX_MINUS_N(n)
 #endif
 
 	.text
@@ -84,7 +83,6 @@ SYM_FUNC_START(__get_user_1)
 	RET
 .Lget_user_1_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_1_ok, bad_get_user
-	LAM_TASK_SIZE_MAX_MINUS_N(0)
 SYM_FUNC_END(__get_user_1)
 EXPORT_SYMBOL(__get_user_1)
 
@@ -102,7 +100,6 @@ SYM_FUNC_START(__get_user_2)
 	RET
 .Lget_user_2_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_2_ok, bad_get_user
-	LAM_TASK_SIZE_MAX_MINUS_N(1)
 SYM_FUNC_END(__get_user_2)
 EXPORT_SYMBOL(__get_user_2)
 
@@ -120,7 +117,6 @@ SYM_FUNC_START(__get_user_4)
 	RET
 .Lget_user_4_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_4_ok, bad_get_user
-	LAM_TASK_SIZE_MAX_MINUS_N(3)
 SYM_FUNC_END(__get_user_4)
 EXPORT_SYMBOL(__get_user_4)
 
@@ -139,7 +135,6 @@ SYM_FUNC_START(__get_user_8)
 	RET
 .Lget_user_8_lam:
 	LAM_USER_SLOW_PATH %rax, %rdx, .Lget_user_8_ok, bad_get_user
-	LAM_TASK_SIZE_MAX_MINUS_N(7)
 #else
 	LOAD_TASK_SIZE_MINUS_N(7)
 	cmp %_ASM_DX,%_ASM_AX

@@ -35,23 +35,26 @@
 
 #if defined(CONFIG_X86_LAM_U48) && defined(CONFIG_X86_5LEVEL)
 /*
- * As lam_task_size_max(): the constant of the paging mode, unless the CPU
- * has both LAM and 5-level paging; then the limit of the LAM mode of the
- * loaded address space, read out of line (LAM_TASK_SIZE_MAX_MINUS_N(), in
- * the same function) because a replacement cannot carry its relocation.
+ * As lam_task_size_max(): the constant of the paging mode less n, unless
+ * the CPU has both LAM and 5-level paging; then the limit of the LAM mode
+ * of the loaded address space, as it is.  A limit of either kind lies a
+ * guard page below the end of the range its mode accepts, and nothing is
+ * mapped above it (arch_mmap_limit()), so an access of up to 8 bytes that
+ * starts below it faults at worst, on a user address: n only keeps the
+ * constants as stock's.  The load is the original (a replacement cannot
+ * carry its relocation) and takes the constants' 10 bytes with an
+ * operand-size prefix (REX.W takes precedence), so no NOP follows it.
  */
 #define LOAD_TASK_SIZE_MINUS_N(n) \
-	ALTERNATIVE_2 __stringify(jmp .Llam_task_size_max_##n), \
+	ALTERNATIVE_2 __stringify(771: .byte 0x66; \
+				  mov PER_CPU_VAR(cpu_task_size_max),%rbx; 772:), \
 		      __stringify(mov $((1 << 56) - 4096 - (n)),%rbx), \
 		      ALT_NOT(X86_FEATURE_LAM), \
 		      __stringify(mov $((1 << 47) - 4096 - (n)),%rbx), \
 		      ALT_NOT(X86_FEATURE_LA57); \
-.Llam_task_size_max_done_##n:
-#define LAM_TASK_SIZE_MAX_MINUS_N(n) \
-.Llam_task_size_max_##n: \
-	mov PER_CPU_VAR(cpu_task_size_max),%rbx; \
-	sub $(n),%rbx; \
-	jmp .Llam_task_size_max_done_##n
+	.if 772b - 771b != 10; \
+	.error "the per-CPU limit load is not 10 bytes"; \
+	.endif
 #elif defined(CONFIG_X86_5LEVEL)
 #define LOAD_TASK_SIZE_MINUS_N(n) \
 	ALTERNATIVE __stringify(mov $((1 << 47) - 4096 - (n)),%rbx), \
@@ -59,10 +62,6 @@
 #else
 #define LOAD_TASK_SIZE_MINUS_N(n) \
 	mov $(TASK_SIZE_MAX - (n)),%_ASM_BX
-#endif
-
-#ifndef LAM_TASK_SIZE_MAX_MINUS_N
-#define LAM_TASK_SIZE_MAX_MINUS_N(n)
 #endif
 
 .text
@@ -79,7 +78,6 @@ SYM_INNER_LABEL(__put_user_nocheck_1, SYM_L_GLOBAL)
 	RET
 .Lput_user_1_lam:
 	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_1, .Lbad_put_user
-	LAM_TASK_SIZE_MAX_MINUS_N(0)
 SYM_FUNC_END(__put_user_1)
 EXPORT_SYMBOL(__put_user_1)
 EXPORT_SYMBOL(__put_user_nocheck_1)
@@ -97,7 +95,6 @@ SYM_INNER_LABEL(__put_user_nocheck_2, SYM_L_GLOBAL)
 	RET
 .Lput_user_2_lam:
 	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_2, .Lbad_put_user
-	LAM_TASK_SIZE_MAX_MINUS_N(1)
 SYM_FUNC_END(__put_user_2)
 EXPORT_SYMBOL(__put_user_2)
 EXPORT_SYMBOL(__put_user_nocheck_2)
@@ -115,7 +112,6 @@ SYM_INNER_LABEL(__put_user_nocheck_4, SYM_L_GLOBAL)
 	RET
 .Lput_user_4_lam:
 	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_4, .Lbad_put_user
-	LAM_TASK_SIZE_MAX_MINUS_N(3)
 SYM_FUNC_END(__put_user_4)
 EXPORT_SYMBOL(__put_user_4)
 EXPORT_SYMBOL(__put_user_nocheck_4)
@@ -136,7 +132,6 @@ SYM_INNER_LABEL(__put_user_nocheck_8, SYM_L_GLOBAL)
 	RET
 .Lput_user_8_lam:
 	LAM_USER_SLOW_PATH %rcx, %rbx, __put_user_nocheck_8, .Lbad_put_user
-	LAM_TASK_SIZE_MAX_MINUS_N(7)
 SYM_FUNC_END(__put_user_8)
 EXPORT_SYMBOL(__put_user_8)
 EXPORT_SYMBOL(__put_user_nocheck_8)
