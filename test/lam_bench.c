@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/io_uring.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
@@ -33,11 +34,12 @@ static unsigned long iters = 20000;	/* calls per operation */
 #define CHUNKS 40
 static const struct lam_mode *mode;	/* NULL: LAM not enabled */
 static bool tagged;
-static int fd_zero, fd_null;
+static int fd_zero, fd_null, pipe_fds[2];
 static char *buf;			/* one page, untagged */
 static struct iovec *iov;		/* 8 iovecs of 1 byte, in buf */
 static struct utsname *uts;
 static uint32_t *word;
+static int *flag;			/* an int in buf, for ioctl() */
 
 /*
  * p as the system calls get it: tagged in tagged mode.  The pointers the
@@ -51,7 +53,7 @@ static inline void *T(const void *p)
 	return (void *)((unsigned long)p | tag_bits);
 }
 
-static void *t_buf, *t_iov, *t_uts, *t_word;
+static void *t_buf, *t_iov, *t_uts, *t_word, *t_flag;
 
 static void fail(const char *what)
 {
@@ -164,6 +166,18 @@ static long op_futex_wake(void)
 	return syscall(SYS_futex, t_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* get_user() of an int: FIONBIO reads its argument with it (fs/ioctl.c) */
+static long op_ioctl_fionbio(void)
+{
+	return ioctl(fd_null, FIONBIO, t_flag);
+}
+
+/* put_user() of an int: a pipe's FIONREAD writes its count with it */
+static long op_ioctl_fionread(void)
+{
+	return ioctl(pipe_fds[0], FIONREAD, t_flag);
+}
+
 static long op_uring_nop(void)
 {
 	return ring_one(IORING_OP_NOP);
@@ -226,6 +240,8 @@ static const struct {
 	{ "readv-8", op_readv },
 	{ "uname", op_uname },
 	{ "futex-wake", op_futex_wake },
+	{ "ioctl-fionbio", op_ioctl_fionbio },
+	{ "ioctl-fionread", op_ioctl_fionread },
 	{ "uring-nop", op_uring_nop },
 	{ "uring-read-1", op_uring_read },
 	{ "mmap-touch-munmap", op_mmap_touch_munmap },
@@ -287,7 +303,7 @@ int main(int argc, char **argv)
 	fd_null = open("/dev/null", O_WRONLY);
 	buf = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (fd_zero < 0 || fd_null < 0 || buf == MAP_FAILED)
+	if (fd_zero < 0 || fd_null < 0 || pipe(pipe_fds) || buf == MAP_FAILED)
 		fail("setup");
 	iov = (struct iovec *)(buf + 1024);
 	for (k = 0; k < 8; k++)
@@ -298,6 +314,8 @@ int main(int argc, char **argv)
 	t_iov = T(iov);
 	t_uts = T(uts);
 	t_word = T(word);
+	flag = (int *)(buf + 4036);
+	t_flag = T(flag);
 	ring_setup();
 	/* the anchor: 2 MiB-aligned (its page table holds the bench's page), read */
 	mtm_anchor = mmap(NULL, 4 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -7,6 +7,7 @@
  */
 #include "lam_common.h"
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include "kselftest_harness.h"
@@ -392,6 +393,49 @@ TEST_F(u48_first, path_at_range_end)
 		if (fd >= 0)
 			close(fd);
 	}
+}
+
+/*
+ * get_user() and put_user() of an int at the end of the user range: the
+ * last int below the limit is read (FIONBIO takes its argument with
+ * get_user()) and written (a pipe's FIONREAD answers with put_user()); one
+ * that starts 2 bytes lower and runs on into the guard page fails with
+ * EFAULT, refused by the range check or faulting on the guard page,
+ * whichever the kernel's limit makes it (on a CPU with LAM and 5-level
+ * paging a LAM_U48 kernel compares with the per-CPU limit itself, not
+ * limit - 3, and leaves the straddling access to fault).
+ */
+static void int_at_range_end(struct __test_metadata *_metadata, char *last)
+{
+	int *ok = (int *)last, *over = (int *)(last + 2);
+	int fds[2], devnull = open("/dev/null", O_RDONLY);
+
+	ASSERT_LE(0, devnull);
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(3, write(fds[1], "abc", 3));
+	EXPECT_EQ(0, rc_errno(ioctl(devnull, FIONBIO, ok)))
+		TH_LOG("get_user() of the int at %p", ok);
+	EXPECT_EQ(0, rc_errno(ioctl(fds[0], FIONREAD, ok)))
+		TH_LOG("put_user() of the int at %p", ok);
+	EXPECT_EQ(3, *(int *)lam_untag(ok));
+	EXPECT_EQ(-EFAULT, rc_errno(ioctl(devnull, FIONBIO, over)))
+		TH_LOG("get_user() of the int at %p", over);
+	EXPECT_EQ(-EFAULT, rc_errno(ioctl(fds[0], FIONREAD, over)))
+		TH_LOG("put_user() of the int at %p", over);
+	close(fds[0]);
+	close(fds[1]);
+	close(devnull);
+}
+
+TEST_F(u48_first, int_at_range_end)
+{
+	char *page = map_top_page();
+
+	ASSERT_NE(NULL, page) TH_LOG("no mapping at %#lx", TOP_PAGE);
+	int_at_range_end(_metadata, page + PAGE_SZ - 4);
+	if (self->u48_on)
+		int_at_range_end(_metadata, lam_tag(page + PAGE_SZ - 4,
+						    &lam_u48, 0x1d3));
 }
 
 /* execve drops U48, so high mappings are possible again */
