@@ -164,19 +164,23 @@ EXPORT_PER_CPU_SYMBOL(cpu_task_size_max);
 #endif
 #endif
 
-/* @lam: the mm's LAM bits (X86_CR3_LAM_U57 or X86_CR3_LAM_U48), or 0 */
-static inline unsigned long build_cr3(pgd_t *pgd, u16 asid, unsigned long lam)
+/*
+ * The callers OR in the mm's LAM bits (X86_CR3_LAM_U57 or X86_CR3_LAM_U48),
+ * so these two stay stock's: as their parameter, LAM bits that are always
+ * 0 without X86_LAM still change the code GCC makes of load_new_mm_cr3()
+ * under Debian's configuration.
+ */
+static inline unsigned long build_cr3(pgd_t *pgd, u16 asid)
 {
 	if (static_cpu_has(X86_FEATURE_PCID)) {
-		return __sme_pa(pgd) | kern_pcid(asid) | lam;
+		return __sme_pa(pgd) | kern_pcid(asid);
 	} else {
 		VM_WARN_ON_ONCE(asid != 0);
-		return __sme_pa(pgd) | lam;
+		return __sme_pa(pgd);
 	}
 }
 
-static inline unsigned long build_cr3_noflush(pgd_t *pgd, u16 asid,
-					      unsigned long lam)
+static inline unsigned long build_cr3_noflush(pgd_t *pgd, u16 asid)
 {
 	VM_WARN_ON_ONCE(asid > MAX_ASID_AVAILABLE);
 	/*
@@ -185,7 +189,7 @@ static inline unsigned long build_cr3_noflush(pgd_t *pgd, u16 asid,
 	 * boot because all CPU's the have same capabilities:
 	 */
 	VM_WARN_ON_ONCE(!boot_cpu_has(X86_FEATURE_PCID));
-	return __sme_pa(pgd) | kern_pcid(asid) | lam | CR3_NOFLUSH;
+	return __sme_pa(pgd) | kern_pcid(asid) | CR3_NOFLUSH;
 }
 
 /*
@@ -286,16 +290,31 @@ static inline void invalidate_user_asid(u16 asid)
 		  (unsigned long *)this_cpu_ptr(&cpu_tlbstate.user_pcid_flush_mask));
 }
 
-static void load_new_mm_cr3(pgd_t *pgdir, u16 new_asid, unsigned long lam,
-			    bool need_flush)
+/*
+ * The LAM bits of load_new_mm_cr3() are a parameter only with X86_LAM.
+ * Without it they would be a constant 0, for which GCC may clone the
+ * function (IPA-CP), and a clone is compiled apart: its code need not be
+ * stock's (under Debian's configuration a LEA's operands swap).
+ */
+#ifdef CONFIG_X86_LAM
+#define LAM_CR3_PARAM(lam)	lam,
+#define LAM_CR3_BITS(lam)	(lam)
+#else
+#define LAM_CR3_PARAM(lam)
+#define LAM_CR3_BITS(lam)	0UL
+#endif
+
+static void load_new_mm_cr3(pgd_t *pgdir, u16 new_asid,
+			    LAM_CR3_PARAM(unsigned long lam) bool need_flush)
 {
 	unsigned long new_mm_cr3;
 
 	if (need_flush) {
 		invalidate_user_asid(new_asid);
-		new_mm_cr3 = build_cr3(pgdir, new_asid, lam);
+		new_mm_cr3 = build_cr3(pgdir, new_asid) | LAM_CR3_BITS(lam);
 	} else {
-		new_mm_cr3 = build_cr3_noflush(pgdir, new_asid, lam);
+		new_mm_cr3 = build_cr3_noflush(pgdir, new_asid) |
+			     LAM_CR3_BITS(lam);
 	}
 
 	/*
@@ -534,8 +553,8 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 	 * isn't free.
 	 */
 #ifdef CONFIG_DEBUG_VM
-	if (WARN_ON_ONCE(__read_cr3() != build_cr3(real_prev->pgd, prev_asid,
-						   tlbstate_lam_cr3_mask()))) {
+	if (WARN_ON_ONCE(__read_cr3() != (build_cr3(real_prev->pgd, prev_asid) |
+					   tlbstate_lam_cr3_mask()))) {
 		/*
 		 * If we were to BUG here, we'd be very likely to kill
 		 * the system so hard that we don't see the call trace.
@@ -653,12 +672,12 @@ void switch_mm_irqs_off(struct mm_struct *prev, struct mm_struct *next,
 	if (need_flush) {
 		this_cpu_write(cpu_tlbstate.ctxs[new_asid].ctx_id, next->context.ctx_id);
 		this_cpu_write(cpu_tlbstate.ctxs[new_asid].tlb_gen, next_tlb_gen);
-		load_new_mm_cr3(next->pgd, new_asid, new_lam, true);
+		load_new_mm_cr3(next->pgd, new_asid, LAM_CR3_PARAM(new_lam) true);
 
 		trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, TLB_FLUSH_ALL);
 	} else {
 		/* The new ASID is already up to date. */
-		load_new_mm_cr3(next->pgd, new_asid, new_lam, false);
+		load_new_mm_cr3(next->pgd, new_asid, LAM_CR3_PARAM(new_lam) false);
 
 		trace_tlb_flush(TLB_FLUSH_ON_TASK_SWITCH, 0);
 	}
@@ -743,7 +762,7 @@ void initialize_tlbstate_and_flush(void)
 		!(cr4_read_shadow() & X86_CR4_PCIDE));
 
 	/* Force ASID 0 and force a TLB flush. */
-	write_cr3(build_cr3(mm->pgd, 0, lam));
+	write_cr3(build_cr3(mm->pgd, 0) | lam);
 	cpu_tlbstate_update_lam(lam, lam ? mm_untag_mask(mm) : -1UL);
 
 	/* Reinitialize tlbstate. */
@@ -1160,8 +1179,8 @@ void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 unsigned long __get_current_cr3_fast(void)
 {
 	unsigned long cr3 = build_cr3(this_cpu_read(cpu_tlbstate.loaded_mm)->pgd,
-				      this_cpu_read(cpu_tlbstate.loaded_mm_asid),
-				      tlbstate_lam_cr3_mask());
+				      this_cpu_read(cpu_tlbstate.loaded_mm_asid)) |
+			    tlbstate_lam_cr3_mask();
 
 	/* For now, be very restrictive about when this can be called. */
 	VM_WARN_ON(in_nmi() || preemptible());
