@@ -7,6 +7,7 @@
 #   make bench           LAM's cost in instructions per system call (tools/lam-bench)
 #   make listing         the instructions behind those counts, stock vs lam-u57 (tools/lam-insn-listing)
 #   make fuzz SEED=N ITER=N [FUZZ_CELLS=REGEX]   the differential fuzzer, longer (test/lam_fuzz.c)
+#   make mutants         every kernel mutant (test/mutants/): which test kills each; writes docs/mutants.md
 #   make refresh         after editing overlay/: regenerate overlay-base/ and check series.d/ takes every hunk
 #   make patches [PATCHES=DIR]   the overlay as a numbered patch series + quilt series file (series.d/)
 #   make images          all variants (make -j2 images builds two at once)
@@ -32,7 +33,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test check figures crosscheck bench listing fuzz refresh patches run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test check figures crosscheck bench listing fuzz mutants refresh patches run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -138,6 +139,13 @@ fuzz: emulator tree
 		{ echo "make fuzz: SEED and ITER want numbers (SEED=$(SEED) ITER=$(ITER))" >&2; exit 2; }
 	@test/run-matrix --cells '$(FUZZ_CELLS)' --progs lam_fuzz --timeout 3600 \
 		--prog-args "LAM_FUZZ_SEED=$(SEED) LAM_FUZZ_ITER=$(ITER)"
+
+# Every mutant of test/mutants/ built and run in its cells (make test runs
+# the control and two of them); the table goes to docs/mutants.md.
+# MUTANTS_ARGS: e.g. "--only NAME" (then no report is written).
+mutants: emulator tree
+	@tools/install-deps test
+	@test/mutants/run $(or $(MUTANTS_ARGS),--all --report docs/mutants.md)
 
 # After an edit under overlay/: overlay-base/ from the pristine tree, then
 # the series made once into a scratch directory, which fails when a hunk
