@@ -15,7 +15,9 @@
  * (EPERM: boot with lam=on), a kernel without LAM (EINVAL: the arch_prctl()
  * options are unknown).  With LAM_SELFTEST_REQUIRE=1 in the environment, or
  * --require-lam on the command line, they fail instead, so that a run on
- * LAM hardware cannot pass by skipping.
+ * LAM hardware cannot pass by skipping.  --require-u48 does the same for
+ * the LAM_U48 tests on a kernel without LAM_U48, and --require-la57 for
+ * the tests that need a mapping above 47 bits (5-level paging).
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -77,6 +79,8 @@ static struct {
 	int u48_err;	/* ARCH_ENABLE_TAGGED_ADDR(15) in a fresh child: 0 or errno */
 	int high_map;	/* a fresh process can map above 47 bits (5-level paging) */
 	int require;	/* LAM_SELFTEST_REQUIRE=1 or --require-lam */
+	int require_u48;	/* --require-u48 */
+	int require_la57;	/* --require-la57 */
 } lam;
 
 /* arch_prctl(): 0, or the errno of the failure */
@@ -278,8 +282,10 @@ static int lam_ready(struct __test_metadata *_metadata, unsigned long nr_bits)
 		SKIP(return 0, "%s", why);
 	if (nr_bits <= LAM_U57_BITS || lam.u48_err == 0)
 		return 1;
-	if (lam.u48_err != EINVAL) {
-		EXPECT_EQ(0, lam.u48_err) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(15) in a fresh process");
+	if (lam.u48_err != EINVAL || lam.require_u48) {
+		EXPECT_EQ(0, lam.u48_err)
+			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(15) in a fresh process%s",
+			       lam.require_u48 ? " (LAM_U48 is required: --require-u48)" : "");
 		return 0;
 	}
 	SKIP(return 0, "kernel without LAM_U48 (CONFIG_X86_LAM_U48): ENABLE(15) is EINVAL");
@@ -851,6 +857,23 @@ TEST_F(mode, threads)
 	close(fds[1]);
 }
 
+/*
+ * Can a test that maps above 47 bits go on?  Without 5-level paging it is
+ * skipped, or fails if 5-level paging is required (--require-la57).
+ */
+static int high_ready(struct __test_metadata *_metadata)
+{
+	if (lam.high_map)
+		return 1;
+	if (lam.require_la57) {
+		EXPECT_TRUE(lam.high_map)
+			TH_LOG("nothing can be mapped above 47 bits%s",
+			       " (5-level paging is required: --require-la57)");
+		return 0;
+	}
+	SKIP(return 0, "no 5-level paging: nothing can be mapped above 47 bits");
+}
+
 static void *map_high(void)
 {
 	return mmap((void *)HIGH_ADDR, PAGE_SZ, PROT_READ | PROT_WRITE,
@@ -868,8 +891,8 @@ TEST_F(mode, map_high_then_enable)
 
 	if (!lam_ready(_metadata, variant->nr_bits))
 		return;
-	if (!lam.high_map)
-		SKIP(return, "no 5-level paging: nothing can be mapped above 47 bits");
+	if (!high_ready(_metadata))
+		return;
 	p = map_high();
 	ASSERT_EQ((void *)HIGH_ADDR, p);
 	EXPECT_EQ(0, lam_get(ARCH_GET_MAX_TAG_BITS, &bits));
@@ -895,8 +918,8 @@ TEST_F(mode, enable_then_map_high)
 
 	if (!lam_ready(_metadata, variant->nr_bits))
 		return;
-	if (variant->nr_bits <= LAM_U57_BITS && !lam.high_map)
-		SKIP(return, "no 5-level paging: nothing can be mapped above 47 bits");
+	if (variant->nr_bits <= LAM_U57_BITS && !high_ready(_metadata))
+		return;
 	if (!lam_go(_metadata, variant->nr_bits))
 		return;
 	p = map_high();
@@ -925,6 +948,10 @@ int main(int argc, char **argv)
 	for (i = j = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--require-lam"))
 			lam.require = 1;
+		else if (!strcmp(argv[i], "--require-u48"))
+			lam.require_u48 = 1;
+		else if (!strcmp(argv[i], "--require-la57"))
+			lam.require_la57 = 1;
 		else
 			argv[j++] = argv[i];
 	}
