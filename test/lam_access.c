@@ -488,6 +488,51 @@ TEST_F_TIMEOUT(lam, syscall_futex_shared_mapping, 60)
 	EXPECT_EQ(0, munmap(word, PAGE_SZ));
 }
 
+/*
+ * FUTEX_WAKE_OP's atomic op on uaddr2 runs with page faults disabled: on a
+ * page that is not present it fails, the kernel faults the word in with
+ * fixup_user_fault() (kernel/futex/core.c fault_in_user_writeable(), which
+ * looks the address up in the mm) and tries again.  Through a tagged
+ * uaddr2 under LAM the op is done on the word; without LAM the call is
+ * EFAULT and the word stays 0.  Once on a fresh page, once after
+ * MADV_DONTNEED dropped it.
+ */
+#define WAKE_OP_ADD	5
+
+TEST_F(lam, syscall_futex_wake_op_faults_in)
+{
+	static int word1;
+	int *p, *t, want, err;
+	long r;
+
+	lam_go(_metadata, self, variant, false);
+	want = exp_ptr_errno(LAM_PTR_TAGGED, self->on);
+	p = mmap(NULL, PAGE_SZ, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	t = lam_tag(p, self->mode, 0);
+	for (int round = 0; round < 2; round++) {
+		const char *what = round ? "after MADV_DONTNEED" : "fresh page";
+
+		if (round)
+			ASSERT_EQ(0, madvise(p, PAGE_SZ, MADV_DONTNEED));
+		r = syscall(SYS_futex, &word1, FUTEX_WAKE_OP_PRIVATE, 1,
+			    (void *)1UL, t,
+			    FUTEX_OP(FUTEX_OP_ADD, WAKE_OP_ADD,
+				     FUTEX_OP_CMP_EQ, 0));
+		err = r ? errno : 0;
+		EXPECT_EQ(want ? -1 : 0, r)
+			TH_LOG("FUTEX_WAKE_OP via %p (%s): %ld (%s)", t, what,
+			       r, strerror(err));
+		EXPECT_EQ(want, err)
+			TH_LOG("FUTEX_WAKE_OP via %p (%s): %s", t, what,
+			       strerror(err));
+		EXPECT_EQ(want ? 0 : WAKE_OP_ADD, *p)
+			TH_LOG("the word (%s)", what);
+	}
+	EXPECT_EQ(0, munmap(p, PAGE_SZ));
+}
+
 /* ---- kernel addresses: refused whatever the mode ---- */
 
 TEST_F(lam, kernel_addresses_efault)

@@ -3,10 +3,11 @@
  * lam_remote: the remote rule.  When the kernel acts on another process's
  * memory it untags the addresses it is given with the TARGET's LAM mode,
  * never with the caller's: process_vm_readv/writev, /proc/PID/mem,
- * ptrace PEEKDATA/POKEDATA, process_madvise, move_pages (query) and
- * /proc/PID/pagemap, each with a target with or without LAM_U57 and a
+ * ptrace PEEKDATA/POKEDATA, process_madvise, move_pages (query and move)
+ * and /proc/PID/pagemap, each with a target with or without LAM_U57 and a
  * caller with or without it.  The caller's own buffers (the local iovec of
- * process_vm_readv) keep the caller's rule.
+ * process_vm_readv) keep the caller's rule.  An address with bit 63 set
+ * stays a kernel address, whatever the tag bits below it.
  *
  * And the per-CPU untag rule does not leak: a process without LAM, run on
  * CPU 0 right after a LAM process, keeps getting the stock errors for
@@ -41,6 +42,9 @@
 #endif
 #ifndef MADV_COLD
 #define MADV_COLD		20
+#endif
+#ifndef MPOL_MF_MOVE
+#define MPOL_MF_MOVE		2	/* linux/mempolicy.h: 1 << 1 */
 #endif
 
 #define REMOTE_NBITS	6	/* LAM_U57 everywhere: it works in every LAM cell */
@@ -116,6 +120,15 @@ static int exp_process_madvise_errno(bool caller_on)
 
 /* move_pages(nodes = NULL): mm/migrate.c:2180 do_pages_stat_array(): no vma -> -EFAULT */
 static int exp_move_pages_status(void)
+{
+	return -EFAULT;
+}
+
+/*
+ * move_pages(nodes): mm/migrate.c:1970 add_page_for_migration(): no vma ->
+ * -EFAULT; :2138 do_pages_move() stores it as the page's status.
+ */
+static int exp_move_pages_move_status(void)
 {
 	return -EFAULT;
 }
@@ -580,6 +593,41 @@ TEST_F(remote, move_pages_query)
 	}
 }
 
+/*
+ * move_pages() with nodes (do_pages_move()): the page to node 0, where it
+ * is (status 0, nothing moves); a tagged address of the target is looked
+ * up with the target's rule, as the query does.
+ */
+TEST_F(remote, move_pages_move)
+{
+	int node = 0, status, want, plain_status = 12345;
+	void *page;
+	long r;
+
+	page = (void *)self->addr;
+	r = syscall(SYS_move_pages, self->pid, 1, &page, &node, &plain_status,
+		    MPOL_MF_MOVE);
+	ASSERT_EQ(0, r) TH_LOG("move_pages untagged: %s", strerror(errno));
+	ASSERT_EQ(node, plain_status) TH_LOG("status of untagged %#lx: %d",
+					     self->addr, plain_status);
+
+	for (unsigned int i = 0; i < NTAGS; i++) {
+		unsigned long t = tagged(self->addr, tags[i]);
+
+		page = (void *)t;
+		status = 12345;
+		r = syscall(SYS_move_pages, self->pid, 1, &page, &node, &status,
+			    MPOL_MF_MOVE);
+		EXPECT_EQ(0, r)
+			TH_LOG("move_pages %#lx: %s", t, strerror(errno));
+		want = self->tag_ok ? plain_status
+				    : exp_move_pages_move_status();
+		EXPECT_EQ(want, status)
+			TH_LOG("status of tagged %#lx: %d (untagged: %d)", t,
+			       status, plain_status);
+	}
+}
+
 TEST_F(remote, pagemap)
 {
 	uint64_t plain = 0, entry;
@@ -616,6 +664,54 @@ TEST_F(remote, pagemap)
 		}
 	}
 	close(fd);
+}
+
+/*
+ * Bit 63 set: a kernel address, in every mode, whatever tag the bits below
+ * it carry (arch/x86/include/asm/page_64.h lam_untag() leaves it as it is).
+ * With the target's page under it (bit 63 and the tag stripped), it must
+ * not reach that page: refused as a tagged address of a target without LAM.
+ */
+static unsigned long kernel_half(unsigned long addr, unsigned long tag)
+{
+	return tagged(addr, tag) | 1UL << 63;
+}
+
+TEST_F(remote, bit63_address_refused)
+{
+	unsigned char buf[PATTERN_LEN];
+	unsigned long word;
+	int st = 0;
+	long r;
+
+	for (unsigned int i = 0; i < NTAGS; i++) {
+		unsigned long t = kernel_half(self->addr, tags[i]) + 16;
+
+		memset(buf, 0, sizeof(buf));
+		errno = 0;
+		r = vm_rw(self->pid, buf, t, 32, false);
+		expect_call(_metadata, "process_vm_readv", t, false, 32,
+			    exp_vm_rw_errno(), r, errno);
+	}
+
+	ASSERT_EQ(0, sys_ptrace(PTRACE_SEIZE, self->pid, 0, 0))
+		TH_LOG("PTRACE_SEIZE %d: %s", self->pid, strerror(errno));
+	ASSERT_EQ(0, sys_ptrace(PTRACE_INTERRUPT, self->pid, 0, 0))
+		TH_LOG("PTRACE_INTERRUPT: %s", strerror(errno));
+	ASSERT_EQ(self->pid, waitpid(self->pid, &st, __WALL));
+	ASSERT_TRUE(WIFSTOPPED(st)) TH_LOG("wait status %#x", st);
+	for (unsigned int i = 0; i < NTAGS; i++) {
+		unsigned long t = kernel_half(self->addr, tags[i]) + 8;
+
+		word = 0;
+		errno = 0;
+		r = sys_ptrace(PTRACE_PEEKDATA, self->pid, t,
+			       (unsigned long)&word);
+		expect_call(_metadata, "PTRACE_PEEKDATA", t, false, 0,
+			    exp_ptrace_errno(), r, errno);
+	}
+	ASSERT_EQ(0, sys_ptrace(PTRACE_DETACH, self->pid, 0, 0))
+		TH_LOG("PTRACE_DETACH: %s", strerror(errno));
 }
 
 /* ---- a hardware watchpoint and a store through a tagged alias ---- */

@@ -42,8 +42,20 @@ FIXTURE_VARIANT(high_first) {
 
 FIXTURE_VARIANT_ADD(high_first, hint) { .addr = HIGH_HINT, .flags = 0 };
 FIXTURE_VARIANT_ADD(high_first, fixed) { .addr = HIGH_ADDR, .flags = MAP_FIXED_NOREPLACE };
+/*
+ * The page just below 1 << 47: not above 47 bits, yet beyond LAM_U48's
+ * limit (1 << 47 less a page, where 5-level paging lets a process without
+ * U48 map), so it excludes LAM_U48 as a mapping above 47 bits does.
+ */
+FIXTURE_VARIANT_ADD(high_first, guard_page) {
+	.addr = WINDOW_47 - PAGE_SZ,
+	.flags = MAP_FIXED_NOREPLACE,
+};
 
-/* the variant's mapping above 47 bits: there iff the table says it can be */
+/*
+ * the variant's mapping above 47 bits (guard_page: above the LAM_U48
+ * limit): there iff the table says it can be
+ */
 static void *map_high_checked(struct __test_metadata *_metadata,
 			      const FIXTURE_VARIANT(high_first) *variant)
 {
@@ -123,6 +135,35 @@ TEST_F(u48_first, high_hint_falls_below)
 	/* the mapping is usable with U48 tags */
 	EXPECT_EQ(self->u48_on ? 0 : SIGSEGV,
 		  lam_probe_write(lam_tag(p, &lam_u48, 0x7abc), (void *)p, 5));
+}
+
+/*
+ * The same for hugetlbfs, whose own get_unmapped_area() method
+ * (hugetlb_get_unmapped_area()) searches up to the limit a high hint
+ * opens: under LAM_U48 that limit is 47 bits', so the huge page lands
+ * below them.  One 2 MiB page is reserved for it, and given back.
+ */
+TEST_F(u48_first, huge_hint_falls_below)
+{
+	const size_t huge = 2UL << 20;
+	char old[32] = "", *p;
+	int fd = open("/proc/sys/vm/nr_hugepages", O_RDWR);
+	ssize_t n;
+
+	ASSERT_LE(0, fd) TH_LOG("/proc/sys/vm/nr_hugepages: %s", strerror(errno));
+	n = read(fd, old, sizeof(old) - 1);
+	ASSERT_LT(0, n);
+	ASSERT_EQ(2, pwrite(fd, "1\n", 2, 0));
+	p = mmap((void *)HIGH_HINT, huge, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	EXPECT_NE(MAP_FAILED, p) TH_LOG("MAP_HUGETLB at a high hint: %s", strerror(errno));
+	if (p != MAP_FAILED) {
+		EXPECT_EQ(exp_high_map(self->u48_on), is_high(p))
+			TH_LOG("huge mapping at %p", p);
+		EXPECT_EQ(0, munmap(p, huge));
+	}
+	EXPECT_EQ(n, pwrite(fd, old, n, 0));
+	close(fd);
 }
 
 TEST_F(u48_first, map_fixed_high_fails)
@@ -396,6 +437,64 @@ TEST_F(u48_first, path_at_range_end)
 }
 
 /*
+ * execve()'s strings at the end of the user range: copy_strings() measures
+ * each with strnlen_user(), which bounds the string by the same limit as
+ * the range check (in a LAM_U48 process under 5-level paging the 47-bit
+ * one, not 5-level paging's), so a string that ends in the last bytes
+ * below it is taken whole, as an argument (also through a tagged pointer)
+ * and as an environment string.  Bounded by 5-level paging's limit
+ * instead, strnlen_user() would ask the range check for all the
+ * MAX_ARG_STRLEN bytes the string may span, which run past the 47-bit
+ * limit: refused, and execve() fails with EFAULT.  The program run prints
+ * what it got ("--lam-args").
+ */
+TEST_F(u48_first, execve_strings_at_range_end)
+{
+	static const char str[] = "LAM_END=the last bytes below the limit";
+	char *page = map_top_page(), *s, *args[5], *env[2];
+	char out[512] = "", want[512] = "";
+	int fds[2], n = 0, status;
+	ssize_t len, got = 0;
+	pid_t pid;
+
+	ASSERT_NE(NULL, page) TH_LOG("no mapping at %#lx", TOP_PAGE);
+	s = page + PAGE_SZ - sizeof(str);
+	memcpy(s, str, sizeof(str));
+	args[n++] = "lam_u48";
+	args[n++] = "--lam-args";
+	args[n++] = s;
+	if (self->u48_on)
+		args[n++] = lam_tag(s, &lam_u48, 0x2c7);
+	args[n] = NULL;
+	env[0] = s;
+	env[1] = NULL;
+	for (int i = 2; i < n; i++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "arg %s\n", str);
+	snprintf(want + strlen(want), sizeof(want) - strlen(want), "env %s\n",
+		 str);
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		dup2(fds[1], 1);
+		execve("/proc/self/exe", args, env);
+		printf("execve: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	while (got < (ssize_t)sizeof(out) - 1 &&
+	       (len = read(fds[0], out + got, sizeof(out) - 1 - got)) > 0)
+		got += len;
+	out[got] = 0;
+	close(fds[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status) TH_LOG("the strings at %p: %s", s, out);
+	EXPECT_STREQ(want, out);
+}
+
+/*
  * get_user() and put_user() of an int at the end of the user range: the
  * last int below the limit is read (FIONBIO takes its argument with
  * get_user()) and written (a pipe's FIONREAD answers with put_user()); one
@@ -452,6 +551,25 @@ static int highmap_after_exec(int argc, char **argv)
 	return 0;
 }
 
+/* after execve: the arguments and the environment, one a line */
+static int print_args(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++)
+		printf("arg %s\n", argv[i]);
+	for (char **e = environ; *e; e++)
+		printf("env %s\n", *e);
+	fflush(stdout);
+	return 0;
+}
+
+/* the modes of a lam_u48 run by a test (argv[1]) */
+static int exec_mode(int argc, char **argv)
+{
+	if (!strcmp(argv[1], "--lam-args"))
+		return print_args(argc, argv);
+	return highmap_after_exec(argc, argv);
+}
+
 TEST_F(u48_first, execve_allows_high_again)
 {
 	char out[128] = "";
@@ -485,4 +603,4 @@ TEST_F(u48_first, execve_allows_high_again)
 	EXPECT_EQ(exp_high_map(false), is_high(p)) TH_LOG("after exec: %p", p);
 }
 
-LAM_HARNESS_MAIN(highmap_after_exec)
+LAM_HARNESS_MAIN(exec_mode)
