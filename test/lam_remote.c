@@ -236,6 +236,19 @@ struct target_hello {
 	unsigned long addr;	/* its page, untagged */
 };
 
+/* ptrace: seize the target and stop it (an ASSERT here ends the test) */
+static void seize_stopped(struct __test_metadata *_metadata, pid_t pid)
+{
+	int st = 0;
+
+	ASSERT_EQ(0, sys_ptrace(PTRACE_SEIZE, pid, 0, 0))
+		TH_LOG("PTRACE_SEIZE %d: %s", pid, strerror(errno));
+	ASSERT_EQ(0, sys_ptrace(PTRACE_INTERRUPT, pid, 0, 0))
+		TH_LOG("PTRACE_INTERRUPT: %s", strerror(errno));
+	ASSERT_EQ(pid, waitpid(pid, &st, __WALL));
+	ASSERT_TRUE(WIFSTOPPED(st)) TH_LOG("wait status %#x", st);
+}
+
 static void __attribute__((noreturn)) target_main(bool lam, int cmd, int rep)
 {
 	struct target_hello h = { .enable_rc = -1 };
@@ -479,18 +492,12 @@ TEST_F(remote, ptrace_peek_poke)
 {
 	unsigned long word, orig8, orig24, tp = tagged(self->addr, tags[0]);
 	unsigned char buf[PATTERN_LEN], want[PATTERN_LEN];
-	int st = 0;
 	long r;
 
 	memcpy(&orig8, self->want + 8, sizeof(orig8));
 	memcpy(&orig24, self->want + 24, sizeof(orig24));
 	memcpy(want, self->want, PATTERN_LEN);
-	ASSERT_EQ(0, sys_ptrace(PTRACE_SEIZE, self->pid, 0, 0))
-		TH_LOG("PTRACE_SEIZE %d: %s", self->pid, strerror(errno));
-	ASSERT_EQ(0, sys_ptrace(PTRACE_INTERRUPT, self->pid, 0, 0))
-		TH_LOG("PTRACE_INTERRUPT: %s", strerror(errno));
-	ASSERT_EQ(self->pid, waitpid(self->pid, &st, __WALL));
-	ASSERT_TRUE(WIFSTOPPED(st)) TH_LOG("wait status %#x", st);
+	seize_stopped(_metadata, self->pid);
 
 	word = 0;
 	ASSERT_EQ(0, sys_ptrace(PTRACE_PEEKDATA, self->pid, self->addr + 8, (unsigned long)&word))
@@ -681,7 +688,6 @@ TEST_F(remote, bit63_address_refused)
 {
 	unsigned char buf[PATTERN_LEN];
 	unsigned long word;
-	int st = 0;
 	long r;
 
 	for (unsigned int i = 0; i < NTAGS; i++) {
@@ -694,12 +700,7 @@ TEST_F(remote, bit63_address_refused)
 			    exp_vm_rw_errno(), r, errno);
 	}
 
-	ASSERT_EQ(0, sys_ptrace(PTRACE_SEIZE, self->pid, 0, 0))
-		TH_LOG("PTRACE_SEIZE %d: %s", self->pid, strerror(errno));
-	ASSERT_EQ(0, sys_ptrace(PTRACE_INTERRUPT, self->pid, 0, 0))
-		TH_LOG("PTRACE_INTERRUPT: %s", strerror(errno));
-	ASSERT_EQ(self->pid, waitpid(self->pid, &st, __WALL));
-	ASSERT_TRUE(WIFSTOPPED(st)) TH_LOG("wait status %#x", st);
+	seize_stopped(_metadata, self->pid);
 	for (unsigned int i = 0; i < NTAGS; i++) {
 		unsigned long t = kernel_half(self->addr, tags[i]) + 8;
 
