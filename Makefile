@@ -1,6 +1,8 @@
 # lam-overlay: top-level entry points.
 #   make                 install deps, build the emulator + the default image, boot it, run lam-demo
-#   make test            the test matrix (test/run-all)
+#   make test            what CI runs (test/run-all, tier ci): every suite but two, the
+#                        matrix on lam-u57, lam-u48 and lam-off
+#   make test-full       every suite and every cell (tier full: four more kernels)
 #   make check           the quick loop: host suites, lam-u57 on lam and lam-ctl (a few minutes)
 #   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
 #   make figures         docs/figures.md from the last full make test run (tools/lam-figures)
@@ -33,7 +35,7 @@ VARIANT ?= $(DEFAULT_VARIANT)
 CPU ?=
 EMU := $(LAM_CACHE)/emulator-path
 
-.PHONY: all deps emulator tree image images demo test check figures crosscheck bench listing fuzz mutants refresh patches run clean distclean-cache check-variant \
+.PHONY: all deps emulator tree image images demo test test-full check figures crosscheck bench listing fuzz mutants refresh patches run clean distclean-cache check-variant \
 	$(addprefix image-,$(VARIANTS))
 
 all: demo
@@ -91,10 +93,14 @@ run: check-variant
 		|| { [[ -x $(LAM_CACHE)/images/$(VARIANT)/run ]] || echo "make: no image for $(VARIANT) yet: make image VARIANT=$(VARIANT)" >&2; exit 1; }
 
 # TEST_ARGS go to test/run-matrix (e.g. TEST_ARGS="--cells 'lam-u48/.*'");
-# LAM_SUITES="style matrix" runs only those suites.
+# LAM_SUITES="style matrix" runs only those suites.  The tiers: test/run-all.
 test: deps
 	@tools/install-deps test
-	@LAM_SUITES='$(LAM_SUITES)' test/run-all $(TEST_ARGS)
+	@LAM_TIER=ci LAM_SUITES='$(LAM_SUITES)' test/run-all $(TEST_ARGS)
+
+test-full: deps
+	@tools/install-deps test
+	@LAM_TIER=full LAM_SUITES='$(LAM_SUITES)' test/run-all $(TEST_ARGS)
 
 # The loop after one kernel change (docs/testing.md, "Test tiers"): the
 # host suites that build nothing, then the default variant on the LAM CPU
@@ -103,7 +109,7 @@ CHECK_SUITES := counting style abi-doc patches matrix
 CHECK_CELLS := lam-u57/lam|lam-u57/lam-ctl|lam-u57/lam-ctl!claims-lam-cpu
 check: deps
 	@tools/install-deps test
-	@LAM_SUITES='$(CHECK_SUITES)' test/run-all --cells '$(CHECK_CELLS)'
+	@LAM_TIER=ci LAM_SUITES='$(CHECK_SUITES)' test/run-all --cells '$(CHECK_CELLS)'
 
 figures:
 	@tools/lam-figures
