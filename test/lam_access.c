@@ -954,14 +954,50 @@ TEST_F(lam, mm_madvise)
 	EXPECT_EQ(self->on ? 0 : 'x', p[0]);
 }
 
+/*
+ * The "Locked:" kB of the mapping that holds p (/proc/self/smaps), -1 if
+ * there is none: what mlock() and munlock() did, not only what they said.
+ */
+static long vma_locked_kb(const void *p)
+{
+	unsigned long a = (unsigned long)p, lo, hi;
+	char line[256];
+	bool in = false;
+	long kb = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* a mapping's first line: "lo-hi perms ..." */
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+			in = lo <= a && a < hi;
+			continue;
+		}
+		if (in && sscanf(line, "Locked: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+#define PAGE_KB		((long)(PAGE_SZ / 1024))
+
 TEST_F(lam, mm_mlock_munlock)
 {
 	char *p;
 
 	lam_go(_metadata, self, variant, false);
 	p = map_pages(_metadata, 1);
+	ASSERT_EQ(0, vma_locked_kb(p));
 	EXPECT_EQ(WANT_RC(self), mlock(lam_tag(p, self->mode, 0), PAGE_SZ));
+	/* the page the tagged pointer names is locked, or nothing is */
+	EXPECT_EQ(self->on ? PAGE_KB : 0, vma_locked_kb(p));
+	if (!self->on)
+		ASSERT_EQ(0, mlock(p, PAGE_SZ));
+	/* unlocked through a tagged pointer, or still locked */
 	EXPECT_EQ(WANT_RC(self), munlock(lam_tag(p, self->mode, 1), PAGE_SZ));
+	EXPECT_EQ(self->on ? 0 : PAGE_KB, vma_locked_kb(p));
 }
 
 /* mincore() writes 0 or 1 per page: VEC_UNSET shows that it did not write */
@@ -991,6 +1027,16 @@ TEST_F(lam, mm_msync)
 	lam_go(_metadata, self, variant, false);
 	p = map_pages(_metadata, 1);
 	EXPECT_EQ(WANT_RC(self), msync(lam_tag(p, self->mode, 0), PAGE_SZ, MS_SYNC));
+	/*
+	 * What msync() found: MS_INVALIDATE is EBUSY on a locked mapping
+	 * only, so the tagged pointer reached this page's mapping, or none
+	 * (ENOMEM: the tagged address is unmapped without LAM).
+	 */
+	ASSERT_EQ(0, mlock(p, PAGE_SZ));
+	errno = 0;
+	EXPECT_EQ(-1, msync(lam_tag(p, self->mode, 1), PAGE_SZ, MS_INVALIDATE));
+	EXPECT_EQ(self->on ? EBUSY : ENOMEM, errno);
+	EXPECT_EQ(0, munlock(p, PAGE_SZ));
 }
 
 TEST_F(lam, mm_mremap)
