@@ -1,8 +1,8 @@
 # lam-overlay: top-level entry points.
 #   make                 install deps, build the emulator + the default image, boot it, run lam-demo
-#   make test            what CI runs (test/run-all, tier ci): every suite but two, the
-#                        matrix on lam-u57, lam-u48 and lam-off
-#   make test-full       every suite and every cell (tier full: four more kernels)
+#   make test            what CI runs (test/run-all, tier ci): the matrix on lam-u57,
+#                        lam-u48 and lam-off, and the suites that need no other kernel
+#   make test-full       every suite and every cell (tier full: five more kernels)
 #   make check           the quick loop: host suites, lam-u57 on lam and lam-ctl (a few minutes)
 #   make crosscheck      the emulator against Debian's 6.12 (mainline LAM)
 #   make figures         docs/figures.md from the last full make test run (tools/lam-figures)
