@@ -20,7 +20,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -64,9 +64,9 @@ static void lam_go(struct __test_metadata *_metadata, FIXTURE_DATA(lam) *self,
 		return;
 	}
 	want = exp_enable(n, LAM_FRESH, high_mapped);
-	EXPECT_EQ(want, lam_enable(n)) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu)", n);
+	lam_setup_enable(_metadata, want, n);
 	self->on = (want == 0);
-	EXPECT_UNTAG_MASK(exp_mask_after(n, LAM_FRESH, high_mapped), "after enable");
+	LAM_SETUP_UNTAG_MASK(exp_mask_after(n, LAM_FRESH, high_mapped), "after enable");
 }
 
 #define WANT_ACCESS(self)	((self)->on ? 0 : SIGSEGV)

@@ -44,7 +44,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #define DEFAULT_SECONDS	20
 #define MAX_SECONDS	600

@@ -20,7 +20,7 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #ifndef COMPAT32_ELF
 #error "COMPAT32_ELF: the path of the built lam_compat32 (test/Makefile)"
@@ -263,7 +263,7 @@ TEST(int80_from_lam_process)
 	unsigned long mask = 0;
 
 	ASSERT_GT(1UL << 32, (unsigned long)int80_dest);
-	EXPECT_EQ(want, lam_enable(6)) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(6)");
+	lam_setup_enable(_metadata, want, 6);
 	EXPECT_EQ(getpid(), int80(NR32_getpid, 0, 0));
 	EXPECT_EQ(-EINVAL, int80(NR32_arch_prctl, ARCH_GET_UNTAG_MASK,
 				 (long)int80_dest));

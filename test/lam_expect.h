@@ -87,6 +87,14 @@ struct lam_facts {
 
 static struct lam_facts lam_facts = { -1, -1, -1, -1, -1, -1, -1, -1 };
 
+/*
+ * LAM_FACTS_WRONG=1 (optional, 0 by default): the runner gives facts that
+ * are wrong on purpose (a must-fail cell).  The tests' set-up steps then
+ * log what they see instead of checking it (lam_harness.h), so that each
+ * test body runs under the wrong facts and must fail on its own checks.
+ */
+static int lam_facts_wrong;
+
 static const struct {
 	const char *name;
 	int *val;
@@ -121,19 +129,24 @@ static int lam_fact_set(const char *arg)
  */
 static void __attribute__((unused)) lam_facts_init(int *argc, char **argv)
 {
+	const char *e;
 	char buf[64];
 	int j = 1;
 
 	for (unsigned int i = 0; i < LAM_NFACTS; i++) {
-		const char *e = getenv(lam_fact_names[i].name);
-
+		e = getenv(lam_fact_names[i].name);
 		if (e) {
 			snprintf(buf, sizeof(buf), "%s=%s", lam_fact_names[i].name, e);
 			lam_fact_set(buf);
 		}
 	}
+	e = getenv("LAM_FACTS_WRONG");
+	if (e)
+		lam_facts_wrong = atoi(e);
 	for (int i = 1; i < *argc; i++) {
-		if (!lam_fact_set(argv[i]))
+		if (!strncmp(argv[i], "LAM_FACTS_WRONG=", 16))
+			lam_facts_wrong = atoi(argv[i] + 16);
+		else if (!lam_fact_set(argv[i]))
 			argv[j++] = argv[i];
 	}
 	argv[j] = NULL;
@@ -149,6 +162,8 @@ static void __attribute__((unused)) lam_facts_init(int *argc, char **argv)
 	       lam_facts.kernel, lam_facts.u48, lam_facts.l5, lam_facts.cpu,
 	       lam_facts.la57, lam_facts.ncpu, lam_facts.policy,
 	       lam_facts.mitigations);
+	if (lam_facts_wrong)
+		printf("# facts: LAM_FACTS_WRONG=1: these facts are wrong on purpose; set-up steps are logged, not checked\n");
 }
 
 #define LAM_MASK_NONE	(~0UL)

@@ -17,7 +17,7 @@
 #include <sys/ptrace.h>
 #include <linux/futex.h>
 #include <sys/wait.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 FIXTURE(inherit) {
 	bool on;
@@ -44,7 +44,7 @@ static void enable_checked(struct __test_metadata *_metadata, FIXTURE_DATA(inher
 {
 	int want = exp_enable(n, LAM_FRESH, false);
 
-	EXPECT_EQ(want, lam_enable(n));
+	lam_setup_enable(_metadata, want, n);
 	self->on = (want == 0);
 }
 

@@ -32,7 +32,7 @@
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <asm/debugreg.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open		434
@@ -341,16 +341,16 @@ FIXTURE_SETUP(remote)
 
 	want = exp_enable(REMOTE_NBITS, LAM_FRESH, false);
 	self->target_on = exp_lam_on(variant->target_lam);
-	if (variant->target_lam)
+	if (variant->target_lam && !lam_facts_wrong) {
 		EXPECT_EQ(want, h.enable_rc) TH_LOG("the target's ARCH_ENABLE_TAGGED_ADDR(6): %s",
 						    h.enable_rc ? strerror(h.enable_rc) : "ok");
-	self->caller_on = exp_lam_on(variant->caller_lam);
-	if (variant->caller_lam) {
-		int rc = lam_enable(REMOTE_NBITS);
-
-		EXPECT_EQ(want, rc) TH_LOG("the caller's ARCH_ENABLE_TAGGED_ADDR(6): %s",
-					   rc ? strerror(rc) : "ok");
+	} else if (variant->target_lam && want != h.enable_rc) {
+		TH_LOG("set-up: the target's ARCH_ENABLE_TAGGED_ADDR(6) is %s (not checked: the facts are wrong on purpose)",
+		       h.enable_rc ? strerror(h.enable_rc) : "ok");
 	}
+	self->caller_on = exp_lam_on(variant->caller_lam);
+	if (variant->caller_lam)
+		lam_setup_enable(_metadata, want, REMOTE_NBITS);
 	self->tag_ok = exp_remote_tag_ok(self->target_on, self->caller_on);
 	if (!_metadata->passed)		/* the harness skips test and teardown */
 		reap_target(self);
@@ -908,7 +908,7 @@ static int leak_lam_side(int in, int out)
 	if (!buf || pin_cpu0())
 		return 10;
 	rc = lam_enable(REMOTE_NBITS);
-	if (rc != want) {
+	if (rc != want && !lam_facts_wrong) {
 		printf("# LAM side: ARCH_ENABLE_TAGGED_ADDR(6): %d, want %d\n", rc, want);
 		return 11;
 	}

@@ -27,7 +27,7 @@
 #include <stdarg.h>
 #include <time.h>
 #include <sys/wait.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #define MAX_WORKERS	64
 #define PRE_ITERS	50	/* per worker, before the enable is tried */
@@ -533,8 +533,7 @@ TEST_F(threads, thread_sees_mask_via_proc)
 	ASSERT_EQ(0, pipe(p.go));
 	ASSERT_EQ(0, pipe(p.done));
 	ASSERT_EQ(0, pthread_create(&th, NULL, proc_thread, &p));
-	EXPECT_EQ(exp_enable(6, LAM_FRESH, false), lam_enable(6))
-		TH_LOG("enable(6) with a second thread");
+	lam_setup_enable(_metadata, exp_enable(6, LAM_FRESH, false), 6);
 	pipe_put(p.go[1], 'g');
 	ASSERT_EQ('r', pipe_get(p.done[0]));
 

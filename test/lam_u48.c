@@ -10,7 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -120,7 +120,7 @@ FIXTURE_SETUP(u48_first)
 {
 	int want = exp_enable(U48_NBITS, LAM_FRESH, false);
 
-	EXPECT_EQ(want, lam_enable(U48_NBITS));
+	lam_setup_enable(_metadata, want, U48_NBITS);
 	self->u48_on = (want == 0);
 }
 

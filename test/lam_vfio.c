@@ -21,7 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <linux/vfio.h>
-#include "kselftest_harness.h"
+#include "lam_harness.h"
 
 #define EDU_VENDOR	0x1234
 #define EDU_DEVICE	0x11e8
@@ -348,7 +348,7 @@ TEST_F(vfio_lam, dma_tagged)
 	unsigned char *t = lam_tag(self->buf, m, 0x15);
 	int rc;
 
-	EXPECT_EQ(want, lam_enable(variant->nbits));
+	lam_setup_enable(_metadata, want, variant->nbits);
 	memset(self->buf, 0, BUF_PAGES * PAGE_SZ);
 	rc = map_dma(&self->e, t, EDU_IOVA, BUF_PAGES * PAGE_SZ);
 	EXPECT_EQ(exp_ptr_errno(LAM_PTR_TAGGED, lam_on), rc);
