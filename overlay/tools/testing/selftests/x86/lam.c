@@ -18,6 +18,11 @@
  * LAM hardware cannot pass by skipping.  --require-u48 does the same for
  * the LAM_U48 tests on a kernel without LAM_U48, and --require-la57 for
  * the tests that need a mapping above 47 bits (5-level paging).
+ *
+ * A requirement this system does not meet fails lam_available; every other
+ * test then goes on as if it were met, with the enable results logged
+ * rather than checked, so that it fails on its own checks: a test that
+ * cannot tell LAM from no LAM would pass and be found out.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -81,6 +86,7 @@ static struct {
 	int require;	/* LAM_SELFTEST_REQUIRE=1 or --require-lam */
 	int require_u48;	/* --require-u48 */
 	int require_la57;	/* --require-la57 */
+	int as_if;	/* this test goes on as if an unmet requirement were met */
 } lam;
 
 /* arch_prctl(): 0, or the errno of the failure */
@@ -251,11 +257,19 @@ static void lam_probe(void)
 	lam.high_map = run_child(child_map_high, 0) == 1;
 }
 
+/* An unmet requirement (lam_available fails for it): go on as if it were met */
+static int go_on_as_if(struct __test_metadata *_metadata, const char *why,
+		       const char *required)
+{
+	TH_LOG("%s%s: the test goes on as if it were met", why, required);
+	lam.as_if = 1;
+	return 1;
+}
+
 /*
  * Can this test go on?  @nr_bits 0: it needs a kernel with LAM; else it
- * enables mode @nr_bits.  If not, it is skipped with the reason, or fails
- * if LAM is required or the reason is a bug.  A kernel without LAM_U48
- * skips the LAM_U48 tests even when LAM is required.
+ * enables mode @nr_bits.  If not, it is skipped with the reason, or goes on
+ * as if it could where LAM is required, or fails if the reason is a bug.
  */
 static int lam_ready(struct __test_metadata *_metadata, unsigned long nr_bits)
 {
@@ -272,22 +286,25 @@ static int lam_ready(struct __test_metadata *_metadata, unsigned long nr_bits)
 		why = "LAM refused by the kernel's lam= policy (EPERM): boot with lam=on";
 	else
 		err = -err;	/* a bug, not a reason to skip */
-	if (err < 0 || (why && lam.require)) {
+	if (err < 0) {
 		EXPECT_EQ(0, lam.enable_err)
-			TH_LOG("%s%s", why ? why : "ARCH_ENABLE_TAGGED_ADDR(6) in a fresh process",
-			       err < 0 ? "" : REQUIRED);
+			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(6) in a fresh process");
 		return 0;
 	}
+	if (why && lam.require)
+		return go_on_as_if(_metadata, why, REQUIRED);
 	if (why)
 		SKIP(return 0, "%s", why);
 	if (nr_bits <= LAM_U57_BITS || lam.u48_err == 0)
 		return 1;
-	if (lam.u48_err != EINVAL || lam.require_u48) {
+	if (lam.u48_err != EINVAL) {
 		EXPECT_EQ(0, lam.u48_err)
-			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(15) in a fresh process%s",
-			       lam.require_u48 ? " (LAM_U48 is required: --require-u48)" : "");
+			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(15) in a fresh process");
 		return 0;
 	}
+	if (lam.require_u48)
+		return go_on_as_if(_metadata, "kernel without LAM_U48: ENABLE(15) is EINVAL",
+				   " (LAM_U48 is required: --require-u48)");
 	SKIP(return 0, "kernel without LAM_U48 (CONFIG_X86_LAM_U48): ENABLE(15) is EINVAL");
 }
 
@@ -302,6 +319,11 @@ static int lam_go(struct __test_metadata *_metadata, unsigned long nr_bits)
 	if (!lam_ready(_metadata, nr_bits))
 		return 0;
 	rc = lam_enable(nr_bits);
+	if (lam.as_if) {
+		TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu): %s (not checked: going on as if)",
+		       nr_bits, strerror(rc));
+		return 1;
+	}
 	EXPECT_EQ(0, rc) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu): %s", nr_bits, strerror(rc));
 	EXPECT_EQ(0, lam_get(ARCH_GET_UNTAG_MASK, &mask));
 	EXPECT_EQ(mask_for(nr_bits), mask);
@@ -316,7 +338,19 @@ TEST(lam_available)
 	       strerror(lam.enable_err), strerror(lam.u48_err), cpu_has_lam(), lam.high_map);
 	if (lam.enable_err == 0)
 		EXPECT_TRUE(cpu_has_lam()) TH_LOG("LAM on a CPU that does not enumerate it");
-	lam_ready(_metadata, LAM_U57_BITS);
+	if (lam.require)
+		EXPECT_EQ(0, lam.enable_err)
+			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(6) in a fresh process%s", REQUIRED);
+	if (lam.require_u48)
+		EXPECT_EQ(0, lam.u48_err)
+			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(15) in a fresh process%s",
+			       " (LAM_U48 is required: --require-u48)");
+	if (lam.require_la57)
+		EXPECT_TRUE(lam.high_map)
+			TH_LOG("nothing can be mapped above 47 bits%s",
+			       " (5-level paging is required: --require-la57)");
+	if (!lam.require)
+		lam_ready(_metadata, LAM_U57_BITS);
 }
 
 TEST(untag_mask_initial)
@@ -343,13 +377,13 @@ TEST(max_tag_bits)
 		return;
 	ASSERT_EQ(0, lam_get(ARCH_GET_MAX_TAG_BITS, &bits));
 	EXPECT_EQ(EFAULT, lam_get(ARCH_GET_MAX_TAG_BITS, NULL));
-	if (lam.enable_err == ENODEV || lam.enable_err == EPERM) {
+	if ((lam.enable_err == ENODEV || lam.enable_err == EPERM) && !lam.require) {
 		EXPECT_EQ(0UL, bits) TH_LOG("LAM cannot be enabled: %s", strerror(lam.enable_err));
 		return;
 	}
 	if (!lam_ready(_metadata, LAM_U57_BITS))
 		return;
-	want = lam.u48_err ? LAM_U57_BITS : LAM_U48_BITS;
+	want = lam.u48_err && !lam.require_u48 ? LAM_U57_BITS : LAM_U48_BITS;
 	EXPECT_EQ(want, bits);
 	EXPECT_EQ(EINVAL, run_child(child_enable, bits + 1))
 		TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu), above the maximum", bits + 1);
@@ -369,7 +403,8 @@ static int child_enable_check(unsigned long nr_bits)
 
 	if (nr_bits >= 1 && nr_bits <= LAM_U57_BITS)
 		want = 0;
-	if (nr_bits > LAM_U57_BITS && nr_bits <= LAM_U48_BITS && !lam.u48_err)
+	if (nr_bits > LAM_U57_BITS && nr_bits <= LAM_U48_BITS &&
+	    (!lam.u48_err || lam.require_u48))
 		want = 0;
 	if (rc != want)
 		return 1;
@@ -551,8 +586,11 @@ TEST_F(lam, bad_pointers)
 	close(fds[1]);
 }
 
-/* The "untag_mask:" line of /proc/self/arch_status is ARCH_GET_UNTAG_MASK */
-static void check_arch_status(struct __test_metadata *_metadata)
+/*
+ * The "untag_mask:" line of /proc/self/arch_status is @want_mask, as
+ * ARCH_GET_UNTAG_MASK is; a kernel without LAM has neither.
+ */
+static void check_arch_status(struct __test_metadata *_metadata, unsigned long want_mask)
 {
 	char line[256], want[64];
 	unsigned long mask = 0;
@@ -560,9 +598,11 @@ static void check_arch_status(struct __test_metadata *_metadata)
 	FILE *f;
 
 	rc = lam_get(ARCH_GET_UNTAG_MASK, &mask);
+	if (rc != EINVAL)
+		EXPECT_EQ(want_mask, mask) TH_LOG("ARCH_GET_UNTAG_MASK: %s", strerror(rc));
 	f = fopen("/proc/self/arch_status", "r");
 	ASSERT_NE(NULL, f) TH_LOG("/proc/self/arch_status: %s", strerror(errno));
-	snprintf(want, sizeof(want), "untag_mask:\t%#lx\n", mask);
+	snprintf(want, sizeof(want), "untag_mask:\t%#lx\n", want_mask);
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "untag_mask:", 11))
 			continue;
@@ -576,9 +616,9 @@ static void check_arch_status(struct __test_metadata *_metadata)
 
 TEST_F(lam, proc_arch_status)
 {
-	check_arch_status(_metadata);
+	check_arch_status(_metadata, MASK_NONE);
 	if (variant->nr_bits && lam_go(_metadata, variant->nr_bits))
-		check_arch_status(_metadata);
+		check_arch_status(_metadata, mask_for(variant->nr_bits));
 }
 
 /* ---- io_uring, with raw system calls ---- */
@@ -859,18 +899,16 @@ TEST_F(mode, threads)
 
 /*
  * Can a test that maps above 47 bits go on?  Without 5-level paging it is
- * skipped, or fails if 5-level paging is required (--require-la57).
+ * skipped, or goes on as if it could where 5-level paging is required
+ * (--require-la57).
  */
 static int high_ready(struct __test_metadata *_metadata)
 {
 	if (lam.high_map)
 		return 1;
-	if (lam.require_la57) {
-		EXPECT_TRUE(lam.high_map)
-			TH_LOG("nothing can be mapped above 47 bits%s",
-			       " (5-level paging is required: --require-la57)");
-		return 0;
-	}
+	if (lam.require_la57)
+		return go_on_as_if(_metadata, "nothing can be mapped above 47 bits",
+				   " (5-level paging is required: --require-la57)");
 	SKIP(return 0, "no 5-level paging: nothing can be mapped above 47 bits");
 }
 
