@@ -230,7 +230,7 @@ TEST_F(maxbits, after_enable)
 	unsigned long n = variant->nbits, mode = exp_mode_after(n, LAM_FRESH, false);
 	struct maxbits_obs o;
 
-	lam_setup_enable(_metadata, exp_enable(n, LAM_FRESH, false), n);
+	LAM_SETUP_ENABLE(exp_enable(n, LAM_FRESH, false), n);
 	maxbits_observe(&o, exp_max_tag_bits_of(mode, LAM_FRESH, false));
 	maxbits_check(_metadata, "after enable", &o, mode, LAM_FRESH, false);
 }
@@ -242,7 +242,7 @@ TEST_F(maxbits, fork_child)
 	int status;
 	pid_t pid;
 
-	lam_setup_enable(_metadata, exp_enable(n, LAM_FRESH, false), n);
+	LAM_SETUP_ENABLE(exp_enable(n, LAM_FRESH, false), n);
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -260,7 +260,7 @@ TEST_F(maxbits, vfork_child)
 	int status;
 	pid_t pid;
 
-	lam_setup_enable(_metadata, exp_enable(n, LAM_FRESH, false), n);
+	LAM_SETUP_ENABLE(exp_enable(n, LAM_FRESH, false), n);
 	vfork_fallback = exp_max_tag_bits_of(mode, LAM_VFORK_LENT, false);
 	pid = vfork_observe();
 	ASSERT_LT(0, pid);
@@ -298,7 +298,7 @@ FIXTURE_SETUP(dest)
 	self->tags = lam_mode_of(n);
 	self->mode = 0;
 	if (variant->enable) {
-		lam_setup_enable(_metadata, exp_enable(n, LAM_FRESH, false), n);
+		LAM_SETUP_ENABLE(exp_enable(n, LAM_FRESH, false), n);
 		self->mode = exp_mode_after(n, LAM_FRESH, false);
 	}
 	self->on = self->mode != 0;
@@ -540,7 +540,7 @@ TEST_F(proc, self_after_enable)
 {
 	unsigned long n = variant->nbits;
 
-	lam_setup_enable(_metadata, exp_enable(n, LAM_FRESH, false), n);
+	LAM_SETUP_ENABLE(exp_enable(n, LAM_FRESH, false), n);
 	check_proc(_metadata, getpid(), exp_mask_after(n, LAM_FRESH, false));
 }
 
@@ -589,7 +589,7 @@ TEST_F(proc, parent_enabled_read_by_child)
 		check_proc(_metadata, getpid(), LAM_MASK_NONE);
 		_exit(_metadata->passed ? 0 : 1);
 	}
-	lam_setup_enable(_metadata, exp_enable(n, LAM_FRESH, false), n);
+	LAM_SETUP_ENABLE(exp_enable(n, LAM_FRESH, false), n);
 	check_proc(_metadata, pid, LAM_MASK_NONE);
 	pipe_put(to_child[1], 'x');
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));

@@ -64,7 +64,7 @@ static void lam_go(struct __test_metadata *_metadata, FIXTURE_DATA(lam) *self,
 		return;
 	}
 	want = exp_enable(n, LAM_FRESH, high_mapped);
-	lam_setup_enable(_metadata, want, n);
+	LAM_SETUP_ENABLE(want, n);
 	self->on = (want == 0);
 	LAM_SETUP_UNTAG_MASK(exp_mask_after(n, LAM_FRESH, high_mapped), "after enable");
 }

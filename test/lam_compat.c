@@ -263,7 +263,7 @@ TEST(int80_from_lam_process)
 	unsigned long mask = 0;
 
 	ASSERT_GT(1UL << 32, (unsigned long)int80_dest);
-	lam_setup_enable(_metadata, want, 6);
+	LAM_SETUP_ENABLE(want, 6);
 	EXPECT_EQ(getpid(), int80(NR32_getpid, 0, 0));
 	EXPECT_EQ(-EINVAL, int80(NR32_arch_prctl, ARCH_GET_UNTAG_MASK,
 				 (long)int80_dest));

@@ -13,7 +13,7 @@
  *    body runs" in that mode: the harness runs a test's body only after a
  *    set-up that did not fail, so a failure printed after that line is the
  *    body's;
- *  - lam_setup_enable() and LAM_SETUP_UNTAG_MASK() check an enable that is
+ *  - LAM_SETUP_ENABLE() and LAM_SETUP_UNTAG_MASK() check an enable that is
  *    a set-up step against the facts, and in that mode log the result
  *    instead, so the body goes on believing the facts.
  *
@@ -22,6 +22,7 @@
 #ifndef LAM_HARNESS_H
 #define LAM_HARNESS_H
 
+#include "lam_common.h"
 #include "kselftest_harness.h"
 
 static inline void lam_setup_done(struct __test_metadata *_metadata)
@@ -54,21 +55,24 @@ static inline void lam_setup_done(struct __test_metadata *_metadata)
 /*
  * ARCH_ENABLE_TAGGED_ADDR(@nbits) as a set-up step: the errno must be
  * @want (the facts' prediction), except under wrong facts, where it is
- * logged.  Returns the errno; callers go on with @want, not with it.
+ * logged.  Evaluates to the errno; callers go on with @want, not with it.
+ * A macro, so that a failure names the caller's line.
  */
-static inline int lam_setup_enable(struct __test_metadata *_metadata, int want,
-				   unsigned long nbits)
-{
-	int rc = lam_enable(nbits);
-
-	if (!lam_facts_wrong) {
-		EXPECT_EQ(want, rc) TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu), a set-up step", nbits);
-	} else if (rc != want) {
-		TH_LOG("set-up: ARCH_ENABLE_TAGGED_ADDR(%lu) is %s, the facts say %s (not checked: the facts are wrong on purpose)",
-		       nbits, rc ? strerror(rc) : "ok", want ? strerror(want) : "ok");
-	}
-	return rc;
-}
+#define LAM_SETUP_ENABLE(want, nbits) ({					\
+	int __lam_want = (want), __lam_rc;					\
+	unsigned long __lam_n = (nbits);					\
+										\
+	__lam_rc = lam_enable(__lam_n);						\
+	if (!lam_facts_wrong) {							\
+		EXPECT_EQ(__lam_want, __lam_rc)					\
+			TH_LOG("ARCH_ENABLE_TAGGED_ADDR(%lu), a set-up step", __lam_n); \
+	} else if (__lam_rc != __lam_want) {					\
+		TH_LOG("set-up: ARCH_ENABLE_TAGGED_ADDR(%lu) is %s, the facts say %s (not checked: the facts are wrong on purpose)", \
+		       __lam_n, __lam_rc ? strerror(__lam_rc) : "ok",		\
+		       __lam_want ? strerror(__lam_want) : "ok");		\
+	}									\
+	__lam_rc;								\
+})
 
 /* EXPECT_UNTAG_MASK() as a set-up step: not checked under wrong facts */
 #define LAM_SETUP_UNTAG_MASK(want, fmt, ...) do {				\

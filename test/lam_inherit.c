@@ -44,7 +44,7 @@ static void enable_checked(struct __test_metadata *_metadata, FIXTURE_DATA(inher
 {
 	int want = exp_enable(n, LAM_FRESH, false);
 
-	lam_setup_enable(_metadata, want, n);
+	LAM_SETUP_ENABLE(want, n);
 	self->on = (want == 0);
 }
 

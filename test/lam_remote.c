@@ -350,7 +350,7 @@ FIXTURE_SETUP(remote)
 	}
 	self->caller_on = exp_lam_on(variant->caller_lam);
 	if (variant->caller_lam)
-		lam_setup_enable(_metadata, want, REMOTE_NBITS);
+		LAM_SETUP_ENABLE(want, REMOTE_NBITS);
 	self->tag_ok = exp_remote_tag_ok(self->target_on, self->caller_on);
 	if (!_metadata->passed)		/* the harness skips test and teardown */
 		reap_target(self);

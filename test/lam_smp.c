@@ -195,7 +195,7 @@ TEST_F_TIMEOUT(pingpong, threads_across_cpus, 120)
 	static unsigned char one[64];
 	pthread_t th[2];
 
-	lam_setup_enable(_metadata, want, variant->nbits);
+	LAM_SETUP_ENABLE(want, variant->nbits);
 	if (want != 0) {
 		/* without LAM the threads' tagged accesses would fault: one here */
 		EXPECT_EQ(SIGSEGV, lam_probe_write(lam_tag(one, m, 1), one, 1));

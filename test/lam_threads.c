@@ -533,7 +533,7 @@ TEST_F(threads, thread_sees_mask_via_proc)
 	ASSERT_EQ(0, pipe(p.go));
 	ASSERT_EQ(0, pipe(p.done));
 	ASSERT_EQ(0, pthread_create(&th, NULL, proc_thread, &p));
-	lam_setup_enable(_metadata, exp_enable(6, LAM_FRESH, false), 6);
+	LAM_SETUP_ENABLE(exp_enable(6, LAM_FRESH, false), 6);
 	pipe_put(p.go[1], 'g');
 	ASSERT_EQ('r', pipe_get(p.done[0]));
 

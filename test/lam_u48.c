@@ -120,7 +120,7 @@ FIXTURE_SETUP(u48_first)
 {
 	int want = exp_enable(U48_NBITS, LAM_FRESH, false);
 
-	lam_setup_enable(_metadata, want, U48_NBITS);
+	LAM_SETUP_ENABLE(want, U48_NBITS);
 	self->u48_on = (want == 0);
 }
 

@@ -348,7 +348,7 @@ TEST_F(vfio_lam, dma_tagged)
 	unsigned char *t = lam_tag(self->buf, m, 0x15);
 	int rc;
 
-	lam_setup_enable(_metadata, want, variant->nbits);
+	LAM_SETUP_ENABLE(want, variant->nbits);
 	memset(self->buf, 0, BUF_PAGES * PAGE_SZ);
 	rc = map_dma(&self->e, t, EDU_IOVA, BUF_PAGES * PAGE_SZ);
 	EXPECT_EQ(exp_ptr_errno(LAM_PTR_TAGGED, lam_on), rc);

@@ -11,7 +11,12 @@
  *                        readv, pwrite, pread; prints each buffer's tag,
  *                        exit 0 if every call and every byte is right
  *   use-after-free       a store into freed memory
- *   heap-overflow        a store past the end of a heap block
+ *   heap-overflow        a byte just past the end of a heap block, in its
+ *                        last, partly used 16-byte granule, inverted: a
+ *                        tag mismatch at the access, or, where the
+ *                        pointer's tag happens to equal that granule's
+ *                        length (1 in 63), the block's tail found
+ *                        overwritten when it is freed
  *   double-free          free() of a freed block
  *   syscall-after-free   read() into a freed buffer (the kernel accepts the
  *                        tagged pointer: HWASan does not check system
@@ -116,7 +121,7 @@ static int use_after_free(void)
 static int heap_overflow(void)
 {
 	keep = malloc(40);
-	keep[48] = 1;
+	keep[40] = (char)~keep[40];
 	printf("heap-overflow: not detected\n");
 	free(keep);
 	return 0;
