@@ -13,6 +13,11 @@
 #   apt_add_deb_src FILE  mirror the enabled "deb" entries as "deb-src"
 #                      entries in FILE (deb822), then apt-get update (for
 #                      apt-get source: tools/qemu-lam/build, tools/lam-debian)
+#   apt_source NAME VERSION DIR  the source package NAME=VERSION downloaded
+#                      into DIR (apt-get source --download-only; deb-src
+#                      entries added if there are none, apt-get update and
+#                      one retry on failure); one line on stderr, status 1
+#                      (test/hwasan)
 #   apt_linux_source REV DIR  Debian's linux source package REV (6.1.176-1)
 #                      downloaded once into DIR (.dsc, .debian.tar.xz, the
 #                      orig tarball); on failure one line on stderr, status 1
@@ -140,22 +145,29 @@ apt_add_deb_src() {
 	apt_update_once
 }
 
+apt_source() {
+	local name=$1 version=$2 dl=$3
+	mkdir -p "$dl" || return 1
+	if ! apt_have_deb_src && ! apt_add_deb_src /etc/apt/sources.list.d/lam-src.sources; then
+		printf 'apt: no deb-src entry in apt'"'"'s sources and none could be added (needs root)\n' >&2
+		return 1
+	fi
+	printf 'apt: apt-get source --download-only %s=%s\n' "$name" "$version" >&2
+	(cd "$dl" && apt-get source --download-only -q "$name=$version" >"$dl/download.log" 2>&1) || {
+		apt_update_once >/dev/null 2>&1 || true
+		(cd "$dl" && apt-get source --download-only -q "$name=$version" >"$dl/download.log" 2>&1)
+	} || {
+		printf 'apt: apt-get source %s=%s failed: %s\n' "$name" "$version" \
+			"$(tail -n 1 "$dl/download.log")" >&2
+		return 1
+	}
+}
+
 apt_linux_source() {
 	local rev=$1 dl=$2 upstream=${1%-*} f
 	mkdir -p "$dl" || return 1
 	if [[ ! -f $dl/linux_$rev.dsc ]]; then
-		if ! apt_have_deb_src && ! apt_add_deb_src /etc/apt/sources.list.d/lam-src.sources; then
-			printf 'apt: no deb-src entry in apt'"'"'s sources and none could be added (needs root)\n' >&2
-			return 1
-		fi
-		printf 'apt: apt-get source --download-only linux=%s\n' "$rev" >&2
-		(cd "$dl" && apt-get source --download-only -q "linux=$rev" >"$dl/download.log" 2>&1) || {
-			apt_update_once >/dev/null 2>&1 || true
-			(cd "$dl" && apt-get source --download-only -q "linux=$rev" >"$dl/download.log" 2>&1)
-		} || {
-			printf 'apt: apt-get source linux=%s failed: %s\n' "$rev" "$(tail -n 1 "$dl/download.log")" >&2
-			return 1
-		}
+		apt_source linux "$rev" "$dl" || return 1
 	fi
 	for f in "linux_$rev.dsc" "linux_$rev.debian.tar.xz" "linux_$upstream.orig.tar.xz"; do
 		[[ -f $dl/$f ]] || { printf 'apt: apt-get source gave no %s\n' "$f" >&2; return 1; }
